@@ -1,0 +1,155 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The rtemem authors
+ */
+
+#ifndef _EAL_OPTIONS_H_
+#define _EAL_OPTIONS_H_
+
+/*
+ * EAL options: one X-macro list gives the parser table, the --help text and
+ * the option ids. Parsing (syntax of each option) and resolving (rules
+ * between options, and against the machine) are separate functions with no
+ * side effect, so they are unit-tested without an init.
+ */
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <limits.h>
+
+#include <rte_config.h>
+#include <rte_eal.h>
+
+/* What an option takes after it. */
+enum eal_opt_arg {
+	EAL_ARG_NONE, /* a switch */
+	EAL_ARG_REQUIRED, /* "--opt V", "--opt=V", "-oV" or "-o V" */
+	EAL_ARG_OPTIONAL, /* "--opt" or "--opt=V" only */
+};
+
+/*
+ * X(id, long name, short letter or 0, argument, metavar, help)
+ * The order is the order of --help.
+ */
+#define EAL_OPTION_LIST(X) \
+	X(MEMORY, "memory", 'm', EAL_ARG_REQUIRED, "MB", \
+		"Memory to map at start, in MB (or with a K/M/G suffix)") \
+	X(SOCKET_MEM, "socket-mem", 0, EAL_ARG_REQUIRED, "MB,MB,...", \
+		"Memory to map at start on each NUMA node, in MB") \
+	X(SOCKET_LIMIT, "socket-limit", 0, EAL_ARG_REQUIRED, "MB,MB,...", \
+		"Most memory each NUMA node may grow to, in MB (0: no limit)") \
+	X(HUGE_DIR, "huge-dir", 0, EAL_ARG_REQUIRED, "DIR", \
+		"Use this hugetlbfs directory only") \
+	X(FILE_PREFIX, "file-prefix", 0, EAL_ARG_REQUIRED, "PREFIX", \
+		"Prefix of hugepage file names (default \"rte\")") \
+	X(HUGE_UNLINK, "huge-unlink", 0, EAL_ARG_OPTIONAL, \
+		"existing|always|never", \
+		"When to unlink hugepage files ('existing' by default, no value means 'always')") \
+	X(IN_MEMORY, "in-memory", 0, EAL_ARG_NONE, NULL, \
+		"Use memfd hugepages: no files, no shared config") \
+	X(NO_HUGE, "no-huge", 0, EAL_ARG_NONE, NULL, \
+		"Use anonymous 4 KB pages instead of hugepages") \
+	X(SINGLE_FILE_SEGMENTS, "single-file-segments", 0, EAL_ARG_NONE, NULL, \
+		"One hugepage file per memseg list instead of one per page") \
+	X(LEGACY_MEM, "legacy-mem", 0, EAL_ARG_NONE, NULL, \
+		"Map all memory at start and never give it back") \
+	X(MATCH_ALLOCATIONS, "match-allocations", 0, EAL_ARG_NONE, NULL, \
+		"Free memory exactly as it was allocated") \
+	X(NO_SHCONF, "no-shconf", 0, EAL_ARG_NONE, NULL, \
+		"No runtime files in the runtime directory") \
+	X(IOVA_MODE, "iova-mode", 0, EAL_ARG_REQUIRED, "pa|va", \
+		"Use physical or virtual addresses as IOVA") \
+	X(BASE_VIRTADDR, "base-virtaddr", 0, EAL_ARG_REQUIRED, "ADDR", \
+		"Reserve memory from this virtual address on") \
+	X(LOG_LEVEL, "log-level", 0, EAL_ARG_REQUIRED, "[TYPE:]LEVEL", \
+		"Log level, for all types or for types matching TYPE") \
+	X(LCORES_LIST, "lcores", 'l', EAL_ARG_REQUIRED, "LIST", \
+		"CPUs to run lcores on, as 0-3,5: the first is the main lcore") \
+	X(HELP, "help", 'h', EAL_ARG_NONE, NULL, \
+		"Print this help and exit")
+
+enum eal_option_id {
+#define EAL_OPT_ENUM(id, name, letter, arg, meta, help) EAL_OPT_##id,
+	EAL_OPTION_LIST(EAL_OPT_ENUM)
+#undef EAL_OPT_ENUM
+	EAL_OPT_COUNT
+};
+
+/* The three --huge-unlink modes (see design.md, "Hugepage files"). */
+enum eal_huge_unlink {
+	EAL_HUGE_UNLINK_EXISTING, /* default: remove stale files, keep own */
+	EAL_HUGE_UNLINK_ALWAYS, /* unlink each file right after mapping */
+	EAL_HUGE_UNLINK_NEVER, /* keep and reuse files; reused pages dirty */
+};
+
+#define EAL_FILE_PREFIX_MAX 64
+#define EAL_MAX_LOG_RULES 16
+
+/* One --log-level: a level for the types matching a glob (or all). */
+struct eal_log_rule {
+	char pattern[64]; /* glob over type names; "" for the global level */
+	uint32_t level; /* RTE_LOG_* */
+};
+
+/*
+ * Everything the command line says, after parsing. Read-only once
+ * eal_options_resolve() succeeded. Sizes are in bytes.
+ */
+struct eal_options {
+	uint64_t memory; /* -m; 0 when not given */
+	uint64_t socket_mem[RTE_MAX_NUMA_NODES]; /* --socket-mem, per node */
+	unsigned int n_socket_mem; /* entries given; 0 when not given */
+	uint64_t socket_limit[RTE_MAX_NUMA_NODES]; /* 0: no limit */
+	unsigned int n_socket_limit; /* entries given; 0 when not given */
+	char huge_dir[PATH_MAX]; /* --huge-dir, "" when not given */
+	char file_prefix[EAL_FILE_PREFIX_MAX]; /* default "rte" */
+	enum eal_huge_unlink huge_unlink; /* resolved mode */
+	unsigned int huge_unlink_given; /* bit per mode seen (1 << mode) */
+	bool in_memory;
+	bool no_huge;
+	bool single_file_segments;
+	bool legacy_mem; /* also set by --no-huge */
+	bool match_allocations;
+	bool no_shconf; /* also set by --in-memory */
+	enum rte_iova_mode iova_mode; /* RTE_IOVA_DC when not given */
+	uint64_t base_virtaddr; /* 0 when not given */
+	struct eal_log_rule log_rules[EAL_MAX_LOG_RULES];
+	unsigned int n_log_rules;
+	uint16_t lcore_cpus[RTE_MAX_LCORE]; /* CPU of lcore i, i < n_lcores */
+	unsigned int n_lcores; /* 0: one lcore per CPU in the affinity set */
+	bool help;
+};
+
+/* Fill @p opts with the defaults. */
+void eal_options_defaults(struct eal_options *opts);
+
+/*
+ * Parse the options in argv[1..] into @p opts, stopping after "--" or at
+ * the first non-option argument.
+ *
+ * @return the number of arguments consumed (not counting argv[0]: so
+ *   argv[ret] is the "--" or the first application argument, or argc), or
+ *   -EINVAL with one line describing the first bad option in @p err.
+ *   *unknown is set when the fault is an unknown option (then the caller
+ *   prints the usage text too).
+ */
+int eal_options_parse(int argc, char *const argv[], struct eal_options *opts,
+	char *err, size_t err_len, bool *unknown);
+
+/*
+ * Apply the rules between options: conflicts, implied options, defaults that
+ * depend on others (--no-huge implies legacy and -m 64). @p n_cpus and
+ * @p cpu_allowed describe the CPUs this process may run on (-l checks).
+ *
+ * @return 0, or -EINVAL with one line in @p err naming the options at fault.
+ */
+int eal_options_resolve(struct eal_options *opts, const bool *cpu_allowed,
+	unsigned int n_cpus, char *err, size_t err_len);
+
+/* Print the usage text for program @p prgname to @p f. */
+void eal_options_usage(const char *prgname, FILE *f);
+
+/* @return "existing", "always" or "never". */
+const char *eal_huge_unlink_name(enum eal_huge_unlink mode);
+
+#endif /* _EAL_OPTIONS_H_ */

@@ -1,0 +1,111 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The rtemem authors
+ */
+
+#ifndef _RTE_RWLOCK_H_
+#define _RTE_RWLOCK_H_
+
+/**
+ * @file
+ * A reader-writer spinlock that works in memory shared between processes.
+ * A waiting writer blocks new readers, so writers are not starved.
+ */
+
+#include <stdint.h>
+
+#include <rte_common.h>
+#include <rte_pause.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define RTE_RWLOCK_WAIT 0x1 /* a writer is waiting */
+#define RTE_RWLOCK_WRITE 0x2 /* a writer holds the lock */
+#define RTE_RWLOCK_MASK (RTE_RWLOCK_WAIT | RTE_RWLOCK_WRITE)
+#define RTE_RWLOCK_READ 0x4 /* one reader, counted in the upper bits */
+
+/** A reader-writer lock; zero is unlocked. */
+typedef struct {
+	volatile int32_t cnt; /**< readers * RTE_RWLOCK_READ | WAIT | WRITE */
+} rte_rwlock_t;
+
+#define RTE_RWLOCK_INITIALIZER { 0 }
+
+/** Initialize @p rwl unlocked. */
+static inline void
+rte_rwlock_init(rte_rwlock_t *rwl)
+{
+	rwl->cnt = 0;
+}
+
+/** Take @p rwl for reading. */
+static inline void
+rte_rwlock_read_lock(rte_rwlock_t *rwl)
+{
+	int32_t x;
+
+	for (;;) {
+		while (__atomic_load_n(&rwl->cnt, __ATOMIC_RELAXED) &
+				RTE_RWLOCK_MASK)
+			rte_pause();
+		x = __atomic_add_fetch(&rwl->cnt, RTE_RWLOCK_READ,
+			__ATOMIC_ACQUIRE);
+		if (!(x & RTE_RWLOCK_MASK))
+			return;
+		__atomic_fetch_sub(&rwl->cnt, RTE_RWLOCK_READ,
+			__ATOMIC_RELAXED);
+	}
+}
+
+/** Release a read hold on @p rwl. */
+static inline void
+rte_rwlock_read_unlock(rte_rwlock_t *rwl)
+{
+	__atomic_fetch_sub(&rwl->cnt, RTE_RWLOCK_READ, __ATOMIC_RELEASE);
+}
+
+/** Take @p rwl for writing. */
+static inline void
+rte_rwlock_write_lock(rte_rwlock_t *rwl)
+{
+	int32_t x;
+
+	for (;;) {
+		x = __atomic_load_n(&rwl->cnt, __ATOMIC_RELAXED);
+		if (x < RTE_RWLOCK_WRITE) {
+			/* No reader and no writer: claim it. */
+			if (__atomic_compare_exchange_n(&rwl->cnt, &x,
+					RTE_RWLOCK_WRITE, 1, __ATOMIC_ACQUIRE,
+					__ATOMIC_RELAXED))
+				return;
+		}
+		if (!(x & RTE_RWLOCK_WAIT))
+			__atomic_fetch_or(&rwl->cnt, RTE_RWLOCK_WAIT,
+				__ATOMIC_RELAXED);
+		while (__atomic_load_n(&rwl->cnt, __ATOMIC_RELAXED) >
+				RTE_RWLOCK_WAIT)
+			rte_pause();
+	}
+}
+
+/** Release a write hold on @p rwl. */
+static inline void
+rte_rwlock_write_unlock(rte_rwlock_t *rwl)
+{
+	__atomic_fetch_sub(&rwl->cnt, RTE_RWLOCK_WRITE, __ATOMIC_RELEASE);
+}
+
+/** @return 1 if @p rwl is held for writing. */
+static inline int
+rte_rwlock_write_is_locked(rte_rwlock_t *rwl)
+{
+	return (__atomic_load_n(&rwl->cnt, __ATOMIC_RELAXED) &
+		RTE_RWLOCK_WRITE) != 0;
+}
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* _RTE_RWLOCK_H_ */
