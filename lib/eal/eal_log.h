@@ -11,7 +11,7 @@
 
 #define EAL_LOG(level, fmt, ...) \
 	rte_log(RTE_LOG_##level, RTE_LOGTYPE_EAL, "EAL: " fmt "\n", \
-		##__VA_ARGS__)
+			##__VA_ARGS__)
 
 /*
  * Apply the --log-level rules of the options (global level first, then

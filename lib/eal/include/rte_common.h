@@ -68,26 +68,24 @@ extern "C" {
 
 /** Round @p val down to a multiple of @p align (a power of two). */
 #define RTE_ALIGN_FLOOR(val, align) \
-	(__typeof__(val))((val) & (~((__typeof__(val))((align) - 1))))
+	(__typeof__(val))((val) & (~((__typeof__(val))((align)-1))))
 /** Round @p val up to a multiple of @p align (a power of two). */
 #define RTE_ALIGN_CEIL(val, align) \
-	RTE_ALIGN_FLOOR(((val) + ((__typeof__(val))(align) - 1)), align)
+	RTE_ALIGN_FLOOR(((val) + ((__typeof__(val))(align)-1)), align)
 #define RTE_ALIGN(val, align) RTE_ALIGN_CEIL(val, align)
 #define RTE_ALIGN_MUL_CEIL(v, mul) \
-	((((v) + (__typeof__(v))(mul) - 1) / ((__typeof__(v))(mul))) * (mul))
+	((((v) + (__typeof__(v))(mul)-1) / ((__typeof__(v))(mul))) * (mul))
 #define RTE_PTR_ALIGN_FLOOR(ptr, align) \
 	((__typeof__(ptr))RTE_ALIGN_FLOOR((uintptr_t)(ptr), align))
 #define RTE_PTR_ALIGN_CEIL(ptr, align) \
-	RTE_PTR_ALIGN_FLOOR( \
-		(__typeof__(ptr))RTE_PTR_ADD(ptr, (align) - 1), align)
+	RTE_PTR_ALIGN_FLOOR((__typeof__(ptr))RTE_PTR_ADD(ptr, (align)-1), align)
 #define RTE_PTR_ALIGN(ptr, align) RTE_PTR_ALIGN_CEIL(ptr, align)
 
 #define RTE_CACHE_LINE_MASK (RTE_CACHE_LINE_SIZE - 1)
 #define RTE_CACHE_LINE_ROUNDUP(size) RTE_ALIGN_CEIL(size, RTE_CACHE_LINE_SIZE)
 #define RTE_CACHE_LINE_MIN_SIZE 64
 
-#define RTE_BUILD_BUG_ON(condition) \
-	_Static_assert(!(condition), #condition)
+#define RTE_BUILD_BUG_ON(condition) _Static_assert(!(condition), #condition)
 
 #define likely(x) __builtin_expect(!!(x), 1)
 #define unlikely(x) __builtin_expect(!!(x), 0)
@@ -95,10 +93,8 @@ extern "C" {
 /** Run @p func before main(), in no particular order between units. */
 #define RTE_INIT_PRIO(func, prio) \
 	static void __attribute__((constructor(prio), used)) func(void)
-#define RTE_INIT(func) \
-	static void __attribute__((constructor, used)) func(void)
-#define RTE_FINI(func) \
-	static void __attribute__((destructor, used)) func(void)
+#define RTE_INIT(func) static void __attribute__((constructor, used)) func(void)
+#define RTE_FINI(func) static void __attribute__((destructor, used)) func(void)
 
 #define RTE_PRIORITY_LOG 101
 #define RTE_PRIORITY_BUS 110

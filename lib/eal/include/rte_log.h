@@ -48,14 +48,15 @@ extern "C" {
 /**
  * Write a message if @p level is enabled for @p logtype.
  *
- * @return 0 on success, a negative value if the message was not written.
+ * @return 0 if the message was written or its level filtered it out, -1
+ *   for an unknown @p logtype or a failed write.
  */
 int rte_log(uint32_t level, uint32_t logtype, const char *format, ...)
-	__rte_format_printf(3, 4);
+		__rte_format_printf(3, 4);
 
 /** The va_list form of rte_log(). */
-int rte_vlog(uint32_t level, uint32_t logtype, const char *format,
-	va_list ap) __rte_format_printf(3, 0);
+int rte_vlog(uint32_t level, uint32_t logtype, const char *format, va_list ap)
+		__rte_format_printf(3, 0);
 
 /**
  * Log with a static type name: RTE_LOG(ERR, EAL, "...\n").

@@ -11,7 +11,8 @@
  */
 
 /** Define a per-thread variable. */
-#define RTE_DEFINE_PER_LCORE(type, name) __thread __typeof__(type) per_lcore_##name
+#define RTE_DEFINE_PER_LCORE(type, name) \
+	__thread __typeof__(type) per_lcore_##name
 /** Declare a per-thread variable defined elsewhere. */
 #define RTE_DECLARE_PER_LCORE(type, name) \
 	extern __thread __typeof__(type) per_lcore_##name

@@ -30,7 +30,10 @@ typedef struct {
 	volatile int32_t cnt; /**< readers * RTE_RWLOCK_READ | WAIT | WRITE */
 } rte_rwlock_t;
 
-#define RTE_RWLOCK_INITIALIZER { 0 }
+#define RTE_RWLOCK_INITIALIZER \
+	{ \
+		0 \
+	}
 
 /** Initialize @p rwl unlocked. */
 static inline void
@@ -49,12 +52,12 @@ rte_rwlock_read_lock(rte_rwlock_t *rwl)
 		while (__atomic_load_n(&rwl->cnt, __ATOMIC_RELAXED) &
 				RTE_RWLOCK_MASK)
 			rte_pause();
-		x = __atomic_add_fetch(&rwl->cnt, RTE_RWLOCK_READ,
-			__ATOMIC_ACQUIRE);
+		x = __atomic_add_fetch(
+				&rwl->cnt, RTE_RWLOCK_READ, __ATOMIC_ACQUIRE);
 		if (!(x & RTE_RWLOCK_MASK))
 			return;
-		__atomic_fetch_sub(&rwl->cnt, RTE_RWLOCK_READ,
-			__ATOMIC_RELAXED);
+		__atomic_fetch_sub(
+				&rwl->cnt, RTE_RWLOCK_READ, __ATOMIC_RELAXED);
 	}
 }
 
@@ -76,13 +79,13 @@ rte_rwlock_write_lock(rte_rwlock_t *rwl)
 		if (x < RTE_RWLOCK_WRITE) {
 			/* No reader and no writer: claim it. */
 			if (__atomic_compare_exchange_n(&rwl->cnt, &x,
-					RTE_RWLOCK_WRITE, 1, __ATOMIC_ACQUIRE,
-					__ATOMIC_RELAXED))
+					    RTE_RWLOCK_WRITE, 1,
+					    __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
 				return;
 		}
 		if (!(x & RTE_RWLOCK_WAIT))
 			__atomic_fetch_or(&rwl->cnt, RTE_RWLOCK_WAIT,
-				__ATOMIC_RELAXED);
+					__ATOMIC_RELAXED);
 		while (__atomic_load_n(&rwl->cnt, __ATOMIC_RELAXED) >
 				RTE_RWLOCK_WAIT)
 			rte_pause();
@@ -101,7 +104,7 @@ static inline int
 rte_rwlock_write_is_locked(rte_rwlock_t *rwl)
 {
 	return (__atomic_load_n(&rwl->cnt, __ATOMIC_RELAXED) &
-		RTE_RWLOCK_WRITE) != 0;
+			       RTE_RWLOCK_WRITE) != 0;
 }
 
 #ifdef __cplusplus

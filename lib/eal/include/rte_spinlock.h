@@ -25,7 +25,10 @@ typedef struct {
 	volatile int locked; /**< 0 unlocked, 1 locked */
 } rte_spinlock_t;
 
-#define RTE_SPINLOCK_INITIALIZER { 0 }
+#define RTE_SPINLOCK_INITIALIZER \
+	{ \
+		0 \
+	}
 
 /** Initialize @p sl unlocked. */
 static inline void
@@ -62,7 +65,7 @@ rte_spinlock_trylock(rte_spinlock_t *sl)
 	int exp = 0;
 
 	return __atomic_compare_exchange_n(&sl->locked, &exp, 1, 0,
-		__ATOMIC_ACQUIRE, __ATOMIC_RELAXED);
+			__ATOMIC_ACQUIRE, __ATOMIC_RELAXED);
 }
 
 /** @return 1 if @p sl is held. */
