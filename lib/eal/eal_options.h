@@ -15,6 +15,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <limits.h>
 
 #include <rte_config.h>
@@ -33,40 +34,39 @@ enum eal_opt_arg {
  */
 #define EAL_OPTION_LIST(X) \
 	X(MEMORY, "memory", 'm', EAL_ARG_REQUIRED, "MB", \
-		"Memory to map at start, in MB (or with a K/M/G suffix)") \
+			"Memory to map at start, in MB (or with a K/M/G suffix)") \
 	X(SOCKET_MEM, "socket-mem", 0, EAL_ARG_REQUIRED, "MB,MB,...", \
-		"Memory to map at start on each NUMA node, in MB") \
+			"Memory to map at start on each NUMA node, in MB") \
 	X(SOCKET_LIMIT, "socket-limit", 0, EAL_ARG_REQUIRED, "MB,MB,...", \
-		"Most memory each NUMA node may grow to, in MB (0: no limit)") \
+			"Most memory each NUMA node may grow to, in MB (0: no limit)") \
 	X(HUGE_DIR, "huge-dir", 0, EAL_ARG_REQUIRED, "DIR", \
-		"Use this hugetlbfs directory only") \
+			"Use this hugetlbfs directory only") \
 	X(FILE_PREFIX, "file-prefix", 0, EAL_ARG_REQUIRED, "PREFIX", \
-		"Prefix of hugepage file names (default \"rte\")") \
+			"Prefix of hugepage file names (default \"rte\")") \
 	X(HUGE_UNLINK, "huge-unlink", 0, EAL_ARG_OPTIONAL, \
-		"existing|always|never", \
-		"When to unlink hugepage files ('existing' by default, no value means 'always')") \
+			"existing|always|never", \
+			"When to unlink hugepage files ('existing' by default, no value means 'always')") \
 	X(IN_MEMORY, "in-memory", 0, EAL_ARG_NONE, NULL, \
-		"Use memfd hugepages: no files, no shared config") \
+			"Use memfd hugepages: no files, no shared config") \
 	X(NO_HUGE, "no-huge", 0, EAL_ARG_NONE, NULL, \
-		"Use anonymous 4 KB pages instead of hugepages") \
+			"Use anonymous 4 KB pages instead of hugepages") \
 	X(SINGLE_FILE_SEGMENTS, "single-file-segments", 0, EAL_ARG_NONE, NULL, \
-		"One hugepage file per memseg list instead of one per page") \
+			"One hugepage file per memseg list instead of one per page") \
 	X(LEGACY_MEM, "legacy-mem", 0, EAL_ARG_NONE, NULL, \
-		"Map all memory at start and never give it back") \
+			"Map all memory at start and never give it back") \
 	X(MATCH_ALLOCATIONS, "match-allocations", 0, EAL_ARG_NONE, NULL, \
-		"Free memory exactly as it was allocated") \
+			"Free memory exactly as it was allocated") \
 	X(NO_SHCONF, "no-shconf", 0, EAL_ARG_NONE, NULL, \
-		"No runtime files in the runtime directory") \
+			"No runtime files in the runtime directory") \
 	X(IOVA_MODE, "iova-mode", 0, EAL_ARG_REQUIRED, "pa|va", \
-		"Use physical or virtual addresses as IOVA") \
+			"Use physical or virtual addresses as IOVA") \
 	X(BASE_VIRTADDR, "base-virtaddr", 0, EAL_ARG_REQUIRED, "ADDR", \
-		"Reserve memory from this virtual address on") \
+			"Reserve memory from this virtual address on") \
 	X(LOG_LEVEL, "log-level", 0, EAL_ARG_REQUIRED, "[TYPE:]LEVEL", \
-		"Log level, for all types or for types matching TYPE") \
+			"Log level, for all types or for types matching TYPE") \
 	X(LCORES_LIST, "lcores", 'l', EAL_ARG_REQUIRED, "LIST", \
-		"CPUs to run lcores on, as 0-3,5: the first is the main lcore") \
-	X(HELP, "help", 'h', EAL_ARG_NONE, NULL, \
-		"Print this help and exit")
+			"CPUs to run lcores on, as 0-3,5: the first is the main lcore") \
+	X(HELP, "help", 'h', EAL_ARG_NONE, NULL, "Print this help and exit")
 
 enum eal_option_id {
 #define EAL_OPT_ENUM(id, name, letter, arg, meta, help) EAL_OPT_##id,
@@ -97,6 +97,7 @@ struct eal_log_rule {
  */
 struct eal_options {
 	uint64_t memory; /* -m; 0 when not given */
+	bool memory_given; /* -m seen (-m 0 is valid: nothing preallocated) */
 	uint64_t socket_mem[RTE_MAX_NUMA_NODES]; /* --socket-mem, per node */
 	unsigned int n_socket_mem; /* entries given; 0 when not given */
 	uint64_t socket_limit[RTE_MAX_NUMA_NODES]; /* 0: no limit */
@@ -124,27 +125,35 @@ struct eal_options {
 void eal_options_defaults(struct eal_options *opts);
 
 /*
- * Parse the options in argv[1..] into @p opts, stopping after "--" or at
- * the first non-option argument.
+ * Parse the options in argv[1..] into @p opts (filled by
+ * eal_options_defaults() first), stopping after "--" or at the first
+ * non-option argument. argv is only read. Repeating an option overrides
+ * it, except --log-level (rules accumulate) and --huge-unlink (modes
+ * accumulate in huge_unlink_given). On error @p opts may be partly set.
  *
- * @return the number of arguments consumed (not counting argv[0]: so
- *   argv[ret] is the "--" or the first application argument, or argc), or
- *   -EINVAL with one line describing the first bad option in @p err.
- *   *unknown is set when the fault is an unknown option (then the caller
- *   prints the usage text too).
+ * @return the number of arguments consumed, not counting argv[0] (as
+ *   DPDK's rte_eal_init(): the application's arguments start at
+ *   argv[ret + 1], and argv[ret] is the last one consumed, such as "--"),
+ *   or -EINVAL with one line describing the first bad option in @p err.
+ *   *unknown (may be NULL) is set when the fault is an unknown option
+ *   (then the caller prints the usage text too).
  */
 int eal_options_parse(int argc, char *const argv[], struct eal_options *opts,
-	char *err, size_t err_len, bool *unknown);
+		char *err, size_t err_len, bool *unknown);
 
 /*
  * Apply the rules between options: conflicts, implied options, defaults that
  * depend on others (--no-huge implies legacy and -m 64). @p n_cpus and
- * @p cpu_allowed describe the CPUs this process may run on (-l checks).
+ * @p cpu_allowed describe the CPUs this process may run on (-l checks):
+ * CPU c is allowed if c < n_cpus and cpu_allowed[c] (all c < n_cpus when
+ * cpu_allowed is NULL). Conflicts are checked in a fixed order, so the
+ * message does not depend on the order of the command line; resolving
+ * twice gives the same result.
  *
  * @return 0, or -EINVAL with one line in @p err naming the options at fault.
  */
 int eal_options_resolve(struct eal_options *opts, const bool *cpu_allowed,
-	unsigned int n_cpus, char *err, size_t err_len);
+		unsigned int n_cpus, char *err, size_t err_len);
 
 /* Print the usage text for program @p prgname to @p f. */
 void eal_options_usage(const char *prgname, FILE *f);
