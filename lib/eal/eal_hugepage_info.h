@@ -43,18 +43,25 @@ struct eal_hugepage_info {
 /*
  * Read the hugepage sizes, counts and mounts under @p root.
  *
+ * free_per_node[] holds each node's free_hugepages as the kernel shows it
+ * (the kernel keeps no per-node reserved count, so their sum can exceed
+ * free); without per-node files, all of free is on node_ids[0].
+ *
+ * @param root
+ *   "/" in production, a fixture tree in tests; NULL means "/".
  * @param huge_dir
  *   --huge-dir, or NULL/"": then the first hugetlbfs mount of each size
  *   (in /proc/mounts order) is used. A --huge-dir must exist, be a
  *   directory on hugetlbfs (statfs), and only its page size gets a dir.
  * @return
  *   0, or a negative errno with one line in @p err: -ENOENT (huge_dir
- *   missing), -EINVAL (huge_dir not hugetlbfs), -EIO (sysfs unreadable).
+ *   missing), -ENOTDIR (huge_dir not a directory), -EINVAL (huge_dir not
+ *   hugetlbfs), -EIO (a sysfs or procfs file unreadable, named).
  *   Finding no size, or no mount, is not an error here: see
- *   eal_hugepage_info_usable().
+ *   eal_hugepage_info_usable(). On error, *hpi is unspecified.
  */
 int eal_hugepage_info_read(const char *root, const char *huge_dir,
-	struct eal_hugepage_info *hpi, char *err, size_t err_len);
+		struct eal_hugepage_info *hpi, char *err, size_t err_len);
 
 /*
  * Check that at least one page size has reserved pages and, when
@@ -65,6 +72,6 @@ int eal_hugepage_info_read(const char *root, const char *huge_dir,
  *   --no-huge exists.
  */
 int eal_hugepage_info_usable(const struct eal_hugepage_info *hpi,
-	bool need_mount, char *err, size_t err_len);
+		bool need_mount, char *err, size_t err_len);
 
 #endif /* _EAL_HUGEPAGE_INFO_H_ */
