@@ -12,35 +12,45 @@
  */
 
 #include <pthread.h>
+#include <sched.h>
 #include <stdbool.h>
+#include <stddef.h>
 
 #include <rte_config.h>
 #include <rte_launch.h>
 
 struct eal_options;
 
-/* One lcore. Fields written by the main thread, read by the worker. */
+/*
+ * One lcore. Set up by the main thread before the worker starts; f, arg,
+ * ret, state and stop are then changed under mutex only.
+ */
 struct eal_lcore {
-	bool enabled;
+	bool enabled; /* listed in -l (or in the affinity set by default) */
+	bool started; /* its worker thread runs (never for the main lcore) */
+	unsigned int id; /* its lcore id: index in eal_lcores.lcore[] */
+	int index; /* position in the -l list (rte_lcore_index) */
 	int cpu; /* CPU it is pinned to */
 	unsigned int socket_id; /* NUMA node of that CPU */
 	pthread_t thread; /* worker thread (not for the main lcore) */
-	lcore_function_t *volatile f; /* function to run next */
-	void *volatile arg; /* its argument */
-	volatile int ret; /* its return value */
-	volatile enum rte_lcore_state_t state;
+	lcore_function_t *f; /* function to run next; NULL when idle */
+	void *arg; /* its argument */
+	int ret; /* return value of the last function run */
+	enum rte_lcore_state_t state; /* WAIT, RUNNING or FINISHED */
 	pthread_mutex_t mutex; /* guards the launch handshake */
-	pthread_cond_t cond; /* signals a launch or a finish */
+	pthread_cond_t cond; /* signals a launch, a finish or a stop */
 	bool stop; /* worker must exit (cleanup) */
 };
 
 /* Every lcore of the process. */
 struct eal_lcores {
-	struct eal_lcore lcore[RTE_MAX_LCORE];
+	struct eal_lcore lcore[RTE_MAX_LCORE]; /* indexed by lcore id */
 	unsigned int count; /* enabled lcores */
 	unsigned int main_lcore; /* id of the main lcore */
 	unsigned int n_sockets; /* NUMA nodes with CPUs or memory */
 	int socket_ids[RTE_MAX_NUMA_NODES]; /* their ids, ascending */
+	cpu_set_t main_affinity; /* main thread's CPUs before init */
+	bool main_pinned; /* main thread pinned; restore at cleanup */
 };
 
 /*
@@ -50,10 +60,25 @@ struct eal_lcores {
  * @return 0, or a negative errno with a line in @p err.
  */
 int eal_lcores_init(struct eal_lcores *lc, const struct eal_options *opts,
-	char *err, size_t err_len);
+		char *err, size_t err_len);
 
-/* Stop and join the workers; unpin nothing. */
+/*
+ * Stop and join the workers (a running function is waited for). The
+ * calling (main) thread gets back its CPU affinity from before init and
+ * its lcore id goes back to LCORE_ID_ANY. If @p lc is the published
+ * table, eal_lcores_get() returns NULL from then on.
+ */
 void eal_lcores_cleanup(struct eal_lcores *lc);
+
+/*
+ * Publish the lcore table that the rte_lcore_* and launch functions use
+ * (the EAL context owns it); NULL before init and after cleanup, when they
+ * answer as if there were no lcores.
+ */
+void eal_lcores_set(struct eal_lcores *lc);
+
+/* @return the published lcore table, or NULL. */
+struct eal_lcores *eal_lcores_get(void);
 
 /*
  * The CPUs this process may run on (sched_getaffinity), for the -l checks

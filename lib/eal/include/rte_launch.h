@@ -22,7 +22,7 @@ enum rte_lcore_state_t {
 };
 
 /** Function run on an lcore. */
-typedef int (lcore_function_t)(void *arg);
+typedef int(lcore_function_t)(void *arg);
 
 /** Whether rte_eal_mp_remote_launch() also runs the function here. */
 enum rte_rmt_call_main_t {
@@ -36,8 +36,8 @@ enum rte_rmt_call_main_t {
  * @return 0, or -EBUSY if the worker is not in the WAIT state, -EINVAL if
  *   @p worker_id is not an enabled worker.
  */
-int rte_eal_remote_launch(lcore_function_t *f, void *arg,
-	unsigned int worker_id);
+int rte_eal_remote_launch(
+		lcore_function_t *f, void *arg, unsigned int worker_id);
 
 /**
  * Run @p f(@p arg) on every worker, and on the main lcore if asked.
@@ -45,7 +45,7 @@ int rte_eal_remote_launch(lcore_function_t *f, void *arg,
  * @return 0, or -EBUSY if a worker is busy (then nothing was launched).
  */
 int rte_eal_mp_remote_launch(lcore_function_t *f, void *arg,
-	enum rte_rmt_call_main_t call_main);
+		enum rte_rmt_call_main_t call_main);
 
 /** @return the state of @p worker_id. */
 enum rte_lcore_state_t rte_eal_get_lcore_state(unsigned int worker_id);
