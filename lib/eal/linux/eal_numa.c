@@ -1,3 +1,71 @@
 /* SPDX-License-Identifier: BSD-3-Clause
  * Copyright(c) 2026 The rtemem authors
  */
+
+/*
+ * NUMA placement with libnuma. The check asks the kernel where a whole run
+ * of pages is in one move_pages() call (with no target nodes, it only
+ * reports), instead of one get_mempolicy() per page.
+ */
+
+#include <errno.h>
+#include <numa.h>
+#include <numaif.h>
+
+#include <rte_common.h>
+
+#include "eal_numa.h"
+
+#define NUMA_CHECK_BATCH 256
+
+void
+eal_numa_prefer(int socket, struct eal_numa_saved *saved)
+{
+	unsigned long mask[RTE_DIM(saved->mask)] = { 0 };
+
+	saved->mode = -1;
+	if (numa_available() < 0 || socket < 0)
+		return;
+	if (get_mempolicy(&saved->mode, saved->mask, sizeof(saved->mask) * 8,
+			    NULL, 0) != 0) {
+		saved->mode = -1;
+		return;
+	}
+	mask[socket / 64] = 1UL << (socket % 64);
+	if (set_mempolicy(MPOL_PREFERRED, mask, sizeof(mask) * 8) != 0)
+		saved->mode = -1;
+}
+
+void
+eal_numa_restore(const struct eal_numa_saved *saved)
+{
+	if (saved->mode < 0)
+		return;
+	set_mempolicy(saved->mode, saved->mask, sizeof(saved->mask) * 8);
+}
+
+int
+eal_numa_check(void *addr, uint64_t page_sz, unsigned int n, int socket,
+		int *found)
+{
+	void *pages[NUMA_CHECK_BATCH];
+	int status[NUMA_CHECK_BATCH];
+	unsigned int i, done, batch;
+
+	if (numa_available() < 0)
+		return 0;
+	for (done = 0; done < n; done += batch) {
+		batch = RTE_MIN(n - done, (unsigned int)NUMA_CHECK_BATCH);
+		for (i = 0; i < batch; i++)
+			pages[i] = RTE_PTR_ADD(addr, (done + i) * page_sz);
+		if (move_pages(0, batch, pages, NULL, status, 0) != 0)
+			return -errno;
+		for (i = 0; i < batch; i++) {
+			if (status[i] != socket) {
+				*found = status[i];
+				return -EXDEV;
+			}
+		}
+	}
+	return 0;
+}

@@ -1,3 +1,191 @@
 /* SPDX-License-Identifier: BSD-3-Clause
  * Copyright(c) 2026 The rtemem authors
  */
+
+/*
+ * Thin wrappers over the system calls of the memory layer (see eal_os.h).
+ * Nothing here knows about memseg lists or modes; everything returns
+ * -errno so that callers decide what to log.
+ */
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <sys/file.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <rte_common.h>
+
+#include "eal_os.h"
+
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23
+#endif
+#ifndef MFD_HUGETLB
+#define MFD_HUGETLB 0x0004U
+#endif
+#ifndef MFD_HUGE_SHIFT
+#define MFD_HUGE_SHIFT 26
+#endif
+
+int
+eal_os_va_reserve(void *hint, size_t len, size_t align, bool fixed, void **addr)
+{
+	int flags = MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE;
+	size_t span = fixed ? len : len + align;
+	void *p, *aligned;
+
+	if (fixed)
+		flags |= MAP_FIXED_NOREPLACE;
+	p = mmap(hint, span, PROT_NONE, flags, -1, 0);
+	if (p == MAP_FAILED)
+		return -errno;
+	if (fixed) {
+		*addr = p;
+		return 0;
+	}
+	/* Over-reserve, then trim both ends to the alignment. */
+	aligned = RTE_PTR_ALIGN_CEIL(p, align);
+	if (aligned != p)
+		munmap(p, RTE_PTR_DIFF(aligned, p));
+	if (span - RTE_PTR_DIFF(aligned, p) > len)
+		munmap(RTE_PTR_ADD(aligned, len),
+				span - RTE_PTR_DIFF(aligned, p) - len);
+	*addr = aligned;
+	return 0;
+}
+
+int
+eal_os_va_release(void *addr, size_t len)
+{
+	return munmap(addr, len) == 0 ? 0 : -errno;
+}
+
+int
+eal_os_va_unmap_keep(void *addr, size_t len)
+{
+	void *p = mmap(addr, len, PROT_NONE,
+			MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED,
+			-1, 0);
+
+	return p == MAP_FAILED ? -errno : 0;
+}
+
+int
+eal_os_map_shared(void *addr, size_t len, int fd, off_t off)
+{
+	void *p = mmap(addr, len, PROT_READ | PROT_WRITE,
+			MAP_SHARED | MAP_FIXED, fd, off);
+
+	return p == MAP_FAILED ? -errno : 0;
+}
+
+int
+eal_os_map_anon(void *addr, size_t len)
+{
+	void *p = mmap(addr, len, PROT_READ | PROT_WRITE,
+			MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
+
+	return p == MAP_FAILED ? -errno : 0;
+}
+
+int
+eal_os_populate(void *addr, size_t len)
+{
+	while (madvise(addr, len, MADV_POPULATE_WRITE) != 0) {
+		if (errno != EINTR)
+			return -errno;
+	}
+	return 0;
+}
+
+void
+eal_os_dontdump(void *addr, size_t len)
+{
+	(void)madvise(addr, len, MADV_DONTDUMP);
+}
+
+int
+eal_os_open(const char *path, int flags, mode_t mode)
+{
+	int fd = open(path, flags | O_CLOEXEC, mode);
+
+	return fd < 0 ? -errno : fd;
+}
+
+void
+eal_os_close(int fd)
+{
+	if (fd >= 0)
+		close(fd);
+}
+
+int
+eal_os_unlink(const char *path)
+{
+	return unlink(path) == 0 ? 0 : -errno;
+}
+
+int
+eal_os_fsize(int fd, uint64_t *size, uint64_t *allocated)
+{
+	struct stat st;
+
+	if (fstat(fd, &st) != 0)
+		return -errno;
+	*size = (uint64_t)st.st_size;
+	/* st_blocks counts 512-byte units, whatever the file system. */
+	*allocated = (uint64_t)st.st_blocks * 512;
+	return 0;
+}
+
+int
+eal_os_truncate(int fd, uint64_t size)
+{
+	return ftruncate(fd, (off_t)size) == 0 ? 0 : -errno;
+}
+
+int
+eal_os_allocate(int fd, uint64_t off, uint64_t len)
+{
+	return fallocate(fd, 0, (off_t)off, (off_t)len) == 0 ? 0 : -errno;
+}
+
+int
+eal_os_punch_hole(int fd, uint64_t off, uint64_t len)
+{
+	int mode = FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE;
+
+	return fallocate(fd, mode, (off_t)off, (off_t)len) == 0 ? 0 : -errno;
+}
+
+int
+eal_os_trylock(int fd, bool exclusive)
+{
+	int op = (exclusive ? LOCK_EX : LOCK_SH) | LOCK_NB;
+
+	while (flock(fd, op) != 0) {
+		if (errno != EINTR)
+			return -errno;
+	}
+	return 0;
+}
+
+int
+eal_os_memfd_huge(const char *name, uint64_t page_sz)
+{
+	unsigned int flags = MFD_CLOEXEC | MFD_HUGETLB;
+	int fd;
+
+	flags |= (unsigned int)rte_ctz64(page_sz) << MFD_HUGE_SHIFT;
+	fd = memfd_create(name, flags);
+	return fd < 0 ? -errno : fd;
+}
+
+size_t
+eal_os_page_size(void)
+{
+	return (size_t)sysconf(_SC_PAGESIZE);
+}

@@ -1,0 +1,85 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The rtemem authors
+ */
+
+#ifndef _EAL_HUGEFILE_H_
+#define _EAL_HUGEFILE_H_
+
+/*
+ * Hugepage files: their names, what each --huge-unlink mode does with them,
+ * and the locks that tell other processes a file is in use.
+ *
+ * Names are <dir>/<prefix>map_<n>: n = list * RTE_MAX_MEMSEG_PER_LIST + slot
+ * for a file per page, n = list for a single file per list, so a restart
+ * with the same prefix finds each file at the same slot.
+ *
+ * Locks: a process holds <dir>/<prefix>.lock exclusively for as long as it
+ * uses the prefix, so a second process with the same prefix fails to start
+ * instead of deleting or sharing its files. Each page file is also locked
+ * (flock) while mapped; the lock is taken before mapping and then lives as
+ * long as the mapping does, because the mapping keeps the open file alive
+ * after its descriptor is closed. So no descriptor per page is held, and a
+ * crashed process's locks vanish with it.
+ */
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "eal_options.h"
+
+/* What a --huge-unlink mode does with files (see design.md's table). */
+struct eal_hugefile_policy {
+	bool clear_stale; /* at init, remove this prefix's unheld files */
+	bool unlink_after_map; /* remove a file as soon as it is mapped */
+	bool reuse; /* map existing files as they are (pages dirty) */
+	bool unlink_on_free; /* remove a page's file when it is given back */
+	bool unlink_at_exit; /* remove the files still mapped at cleanup */
+};
+
+/* The policy of @p mode. */
+const struct eal_hugefile_policy *eal_hugefile_policy_get(
+		enum eal_huge_unlink mode);
+
+/* Write <dir>/<prefix>map_<id> into @p buf. */
+void eal_hugefile_path(char *buf, size_t len, const char *dir,
+		const char *prefix, unsigned int id);
+
+/*
+ * Take the prefix lock in @p dir for the life of the process.
+ *
+ * @return the lock's descriptor, -EBUSY if another process holds it, or
+ *   another -errno. A line in @p err says which.
+ */
+int eal_hugefile_prefix_lock(
+		const char *dir, const char *prefix, char *err, size_t err_len);
+
+/* Release the prefix lock, removing its file. */
+void eal_hugefile_prefix_unlock(int fd, const char *dir, const char *prefix);
+
+/*
+ * Remove the files of @p prefix in @p dir that no process holds locked
+ * (left by a crash); files of other prefixes are never touched.
+ *
+ * @return the number of files removed, or -errno if @p dir is unreadable.
+ */
+int eal_hugefile_clear_stale(const char *dir, const char *prefix);
+
+/*
+ * Count the pages held by the files of @p prefix in @p dir: the pages a
+ * restart with --huge-unlink=never can map again without free ones.
+ * A file per page counts one page per file name (no stat per file); single
+ * files count their allocated bytes.
+ *
+ * @return the number of pages, or -errno if @p dir is unreadable.
+ */
+int eal_hugefile_count_pages(const char *dir, const char *prefix,
+		uint64_t page_sz, bool single_file);
+
+/*
+ * @return true if @p name is a page file of @p prefix (<prefix>map_<n>),
+ *   with n in @p id.
+ */
+bool eal_hugefile_match(const char *name, const char *prefix, unsigned int *id);
+
+#endif /* _EAL_HUGEFILE_H_ */

@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The rtemem authors
+ */
+
+#ifndef _EAL_OS_H_
+#define _EAL_OS_H_
+
+/*
+ * The system calls the memory layer makes, in one place. Each returns 0 (or
+ * a non-negative value) on success and -errno on failure; none logs. The
+ * contract of each states what it leaves behind on failure.
+ */
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+/*
+ * Reserve @p len bytes of address space aligned to @p align, inaccessible
+ * and not backed, at @p hint if possible (exactly there if @p fixed).
+ * On failure nothing is reserved.
+ */
+int eal_os_va_reserve(
+		void *hint, size_t len, size_t align, bool fixed, void **addr);
+
+/* Give back a reserved or mapped range (munmap). */
+int eal_os_va_release(void *addr, size_t len);
+
+/*
+ * Replace whatever is mapped at [addr, addr+len) by reserved, inaccessible
+ * address space: the pages and their file references are dropped, the
+ * range stays ours.
+ */
+int eal_os_va_unmap_keep(void *addr, size_t len);
+
+/* Map @p len bytes of @p fd at @p off, shared and writable, exactly at @p addr. */
+int eal_os_map_shared(void *addr, size_t len, int fd, off_t off);
+
+/* Map anonymous private memory exactly at @p addr. */
+int eal_os_map_anon(void *addr, size_t len);
+
+/*
+ * Fault in every page of the range for writing. Unlike MAP_POPULATE, a
+ * shortage (hugetlb pool, cgroup limit) is reported as -ENOMEM or -EFAULT
+ * instead of a later SIGBUS.
+ */
+int eal_os_populate(void *addr, size_t len);
+
+/* Exclude a range from core dumps (best effort). */
+void eal_os_dontdump(void *addr, size_t len);
+
+/* open(2) with O_CLOEXEC added. @return the fd or -errno. */
+int eal_os_open(const char *path, int flags, mode_t mode);
+
+/* close(2), ignoring -1. */
+void eal_os_close(int fd);
+
+/* unlink(2). @return 0, -ENOENT or another -errno. */
+int eal_os_unlink(const char *path);
+
+/* Size and allocated bytes of an open file. */
+int eal_os_fsize(int fd, uint64_t *size, uint64_t *allocated);
+
+/* ftruncate(2). */
+int eal_os_truncate(int fd, uint64_t size);
+
+/* fallocate(2) of a range (allocating the pages). */
+int eal_os_allocate(int fd, uint64_t off, uint64_t len);
+
+/* Free a range of a file, keeping its size. */
+int eal_os_punch_hole(int fd, uint64_t off, uint64_t len);
+
+/*
+ * flock(2) without blocking. @return 0, -EWOULDBLOCK if another open file
+ * holds a conflicting lock, or another -errno.
+ */
+int eal_os_trylock(int fd, bool exclusive);
+
+/* A hugetlbfs memfd for pages of @p page_sz. @return the fd or -errno. */
+int eal_os_memfd_huge(const char *name, uint64_t page_sz);
+
+/* The system's base page size. */
+size_t eal_os_page_size(void);
+
+#endif /* _EAL_OS_H_ */
