@@ -1,3 +1,190 @@
 /* SPDX-License-Identifier: BSD-3-Clause
  * Copyright(c) 2026 The rtemem authors
  */
+
+/*
+ * rte_eal_init() and rte_eal_cleanup().
+ *
+ * Init does only what serves memory: parse and resolve the options,
+ * discover hugepages, build the memory layer, start the lcores. There is
+ * no calibration, no plugin loading, no runtime-directory scan. Each step
+ * fails with one line saying what is wrong and leaves nothing behind.
+ *
+ * The context lives in one static instance: the only process-wide state
+ * besides logging. It is published (eal_ctx) once init succeeded.
+ */
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_common.h>
+#include <rte_eal.h>
+#include <rte_errno.h>
+#include <rte_log.h>
+
+#include "eal_log.h"
+#include "eal_private.h"
+
+#define EAL_ERR_LEN 512
+
+static struct eal_context eal_context_storage;
+static struct eal_context *eal_ctx;
+
+struct eal_context *
+eal_context_get(void)
+{
+	return eal_ctx;
+}
+
+struct eal_mem *
+eal_mem_get(void)
+{
+	return eal_ctx == NULL ? NULL : &eal_ctx->mem;
+}
+
+static int
+eal_fail(int err_no, const char *msg)
+{
+	if (msg != NULL && msg[0] != '\0')
+		EAL_LOG(ERR, "%s", msg);
+	rte_errno = err_no;
+	return -1;
+}
+
+static int
+eal_parse(struct eal_context *ctx, int argc, char **argv, char *err)
+{
+	bool allowed[RTE_MAX_LCORE] = { false };
+	unsigned int n_cpus;
+	bool unknown = false;
+	int ret;
+
+	eal_options_defaults(&ctx->opts);
+	ret = eal_options_parse(
+			argc, argv, &ctx->opts, err, EAL_ERR_LEN, &unknown);
+	if (ret < 0) {
+		EAL_LOG(ERR, "%s", err);
+		if (unknown)
+			eal_options_usage(argv[0], stderr);
+		err[0] = '\0';
+		return ret;
+	}
+	if (ctx->opts.help) {
+		eal_options_usage(argv[0], stdout);
+		exit(EXIT_SUCCESS);
+	}
+	n_cpus = eal_cpus_allowed(allowed);
+	if (eal_options_resolve(&ctx->opts, allowed, n_cpus, err, EAL_ERR_LEN) <
+			0)
+		return -EINVAL;
+	eal_log_apply_options(&ctx->opts);
+	return ret;
+}
+
+static int
+eal_discover(struct eal_context *ctx, char *err)
+{
+	const struct eal_options *opts = &ctx->opts;
+	int ret;
+
+	memset(&ctx->hpi, 0, sizeof(ctx->hpi));
+	if (opts->no_huge)
+		return 0;
+	ret = eal_hugepage_info_read(
+			"/", opts->huge_dir, &ctx->hpi, err, EAL_ERR_LEN);
+	if (ret < 0)
+		return ret;
+	return eal_hugepage_info_usable(
+			&ctx->hpi, !opts->in_memory, err, EAL_ERR_LEN);
+}
+
+int
+rte_eal_init(int argc, char **argv)
+{
+	struct eal_context *ctx = &eal_context_storage;
+	char err[EAL_ERR_LEN] = "";
+	int n_args, ret;
+
+	if (eal_ctx != NULL)
+		return eal_fail(EALREADY, "rte_eal_init: already initialized");
+	if (argc < 1 || argv == NULL)
+		return eal_fail(EINVAL, "rte_eal_init: no program name");
+	memset(ctx, 0, sizeof(*ctx));
+	n_args = eal_parse(ctx, argc, argv, err);
+	if (n_args < 0)
+		return eal_fail(-n_args, err);
+	if (ctx->opts.huge_unlink == EAL_HUGE_UNLINK_NEVER)
+		EAL_LOG(WARNING,
+				"--huge-unlink=never: hugepage files are kept and mapped again, so reused memory may hold the previous process's data");
+	ret = eal_discover(ctx, err);
+	if (ret < 0)
+		return eal_fail(-ret, err);
+	ret = eal_mem_init(&ctx->mem, &ctx->opts, &ctx->hpi, err, EAL_ERR_LEN);
+	if (ret < 0)
+		return eal_fail(-ret, err);
+	ret = eal_lcores_init(&ctx->lcores, &ctx->opts, err, EAL_ERR_LEN);
+	if (ret < 0) {
+		eal_mem_cleanup(&ctx->mem);
+		return eal_fail(-ret, err);
+	}
+	eal_lcores_set(&ctx->lcores);
+	eal_ctx = ctx;
+	argv[n_args] = argv[0];
+	return n_args;
+}
+
+int
+rte_eal_cleanup(void)
+{
+	struct eal_context *ctx = eal_ctx;
+
+	if (ctx == NULL) {
+		rte_errno = EALREADY;
+		return -1;
+	}
+	eal_lcores_cleanup(&ctx->lcores);
+	eal_lcores_set(NULL);
+	eal_ctx = NULL;
+	eal_mem_cleanup(&ctx->mem);
+	return 0;
+}
+
+enum rte_proc_type_t
+rte_eal_process_type(void)
+{
+	return RTE_PROC_PRIMARY;
+}
+
+enum rte_iova_mode
+rte_eal_iova_mode(void)
+{
+	return eal_ctx == NULL ?
+			RTE_IOVA_DC :
+			(enum rte_iova_mode)eal_ctx->mem.mcfg->iova_mode;
+}
+
+int
+rte_eal_has_hugepages(void)
+{
+	return eal_ctx != NULL && !eal_ctx->opts.no_huge;
+}
+
+const char *
+rte_eal_get_runtime_dir(void)
+{
+	return NULL;
+}
+
+void
+rte_exit(int exit_code, const char *format, ...)
+{
+	va_list ap;
+
+	va_start(ap, format);
+	rte_vlog(RTE_LOG_CRIT, RTE_LOGTYPE_EAL, format, ap);
+	va_end(ap);
+	exit(exit_code);
+}

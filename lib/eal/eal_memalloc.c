@@ -1,3 +1,318 @@
 /* SPDX-License-Identifier: BSD-3-Clause
  * Copyright(c) 2026 The rtemem authors
  */
+
+/*
+ * The page allocator (eal_memalloc.h): finds free slots, asks the backing
+ * to map them, then records each page (address, IOVA, node, dirtiness) in
+ * its memseg. A run of pages is mapped and recorded as one unit, so that
+ * the backing can use one system call for the whole run where it can.
+ *
+ * Invariant: a slot's occupancy bit is set exactly when its memseg
+ * describes a mapped page; both change only here, under the hotplug lock.
+ */
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_common.h>
+#include <rte_errno.h>
+
+#include "eal_log.h"
+#include "eal_mem.h"
+#include "eal_memalloc.h"
+#include "eal_memseg_list.h"
+#include "linux/eal_iova.h"
+#include "linux/eal_numa.h"
+
+/* Bytes mapped on @p socket across its lists. */
+static uint64_t
+memalloc_socket_bytes(const struct rte_mem_config *mcfg, int socket)
+{
+	uint64_t total = 0;
+	unsigned int l;
+
+	for (l = 0; l < mcfg->n_lists; l++)
+		if (mcfg->memsegs[l].socket_id == socket)
+			total += (uint64_t)mcfg->memsegs[l].n_used *
+					mcfg->memsegs[l].page_sz;
+	return total;
+}
+
+static int
+memalloc_fill(struct eal_mem *mem, unsigned int l, unsigned int idx,
+		unsigned int n, const bool *dirty, struct rte_memseg **ms)
+{
+	struct rte_memseg_list *msl = &mem->mcfg->memsegs[l];
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		struct rte_memseg *seg = eal_msl_seg(mem->mcfg, msl, idx + i);
+		void *addr = eal_msl_slot_addr(msl, idx + i);
+
+		seg->addr = addr;
+		seg->len = msl->page_sz;
+		seg->hugepage_sz = msl->page_sz;
+		seg->socket_id = msl->socket_id;
+		seg->flags = dirty[i] ? RTE_MEMSEG_FLAG_DIRTY : 0;
+		seg->nchannel = 0;
+		seg->nrank = 0;
+		if (mem->pagemap_fd < 0) {
+			seg->iova = (rte_iova_t)(uintptr_t)addr;
+		} else {
+			seg->iova = eal_iova_virt2phy(mem->pagemap_fd, addr);
+			if (seg->iova == RTE_BAD_IOVA)
+				return -EFAULT;
+		}
+		ms[i] = seg;
+	}
+	return 0;
+}
+
+/* Map one run of free slots and record it. */
+static int
+memalloc_map_run(struct eal_mem *mem, unsigned int l, unsigned int idx,
+		unsigned int n, struct rte_memseg **ms)
+{
+	struct rte_memseg_list *msl = &mem->mcfg->memsegs[l];
+	struct eal_numa_saved numa;
+	int ret, node = -1;
+	bool *dirty;
+
+	dirty = calloc(n, sizeof(*dirty));
+	if (dirty == NULL)
+		return -ENOMEM;
+	eal_numa_prefer(msl->socket_id, &numa);
+	ret = mem->backing->map(mem, l, idx, n, dirty);
+	eal_numa_restore(&numa);
+	if (ret == 0) {
+		ret = eal_numa_check(eal_msl_slot_addr(msl, idx), msl->page_sz,
+				n, msl->socket_id, &node);
+		if (ret == -EXDEV)
+			EAL_LOG(ERR, "pages for node %d landed on node %d",
+					msl->socket_id, node);
+		if (ret == 0)
+			ret = memalloc_fill(mem, l, idx, n, dirty, ms);
+		if (ret < 0) {
+			memset(eal_msl_seg(mem->mcfg, msl, idx), 0,
+					n * sizeof(struct rte_memseg));
+			mem->backing->unmap(mem, l, idx, n);
+		}
+	}
+	free(dirty);
+	if (ret < 0)
+		return ret;
+	eal_msl_set_used(mem->mcfg, msl, idx, n, true);
+	msl->version++;
+	if (mem->init_done)
+		eal_mem_event_notify(&mem->events, RTE_MEM_EVENT_ALLOC,
+				eal_msl_slot_addr(msl, idx), n * msl->page_sz);
+	return 0;
+}
+
+/* Find a run in list @p l: exactly @p n slots, or the biggest run. */
+static int
+memalloc_find(const struct eal_mem *mem, unsigned int l, unsigned int n,
+		bool exact, unsigned int *len)
+{
+	const struct rte_memseg_list *msl = &mem->mcfg->memsegs[l];
+	int idx;
+
+	if (exact) {
+		*len = n;
+		return eal_msl_find_free_run(mem->mcfg, msl, n);
+	}
+	idx = eal_msl_find_biggest_free(mem->mcfg, msl, len);
+	*len = RTE_MIN(*len, n);
+	return idx;
+}
+
+int
+eal_mem_alloc_pages(struct eal_mem *mem, struct rte_memseg **ms, int n,
+		uint64_t page_sz, int socket, bool exact)
+{
+	struct rte_mem_config *mcfg = mem->mcfg;
+	unsigned int l, len;
+	int done = 0, idx, ret = -ENOMEM;
+	uint64_t cur = memalloc_socket_bytes(mcfg, socket);
+
+	if (n <= 0)
+		return -EINVAL;
+	if (mem->init_done &&
+			eal_mem_event_validate(&mem->events, socket, cur,
+					cur + (uint64_t)n * page_sz) < 0)
+		return -EPERM;
+	for (l = 0; l < mcfg->n_lists && done < n; l++) {
+		const struct rte_memseg_list *msl = &mcfg->memsegs[l];
+
+		if (msl->page_sz != page_sz || msl->socket_id != socket)
+			continue;
+		while (done < n) {
+			idx = memalloc_find(mem, l, n - done, exact, &len);
+			if (idx < 0 || len == 0)
+				break;
+			ret = memalloc_map_run(mem, l, idx, len, &ms[done]);
+			if (ret < 0)
+				break;
+			done += len;
+		}
+		if (ret < 0 && ret != -ENOMEM)
+			break;
+	}
+	if (done == n || (!exact && done > 0))
+		return done;
+	if (done > 0)
+		eal_mem_free_pages(mem, ms, done);
+	return ret;
+}
+
+/* Unmap one run of used slots [idx, idx + n) of list @p l. */
+static int
+memalloc_unmap_run(struct eal_mem *mem, unsigned int l, unsigned int idx,
+		unsigned int n)
+{
+	struct rte_memseg_list *msl = &mem->mcfg->memsegs[l];
+	void *addr = eal_msl_slot_addr(msl, idx);
+	int ret;
+
+	if (mem->init_done)
+		eal_mem_event_notify(&mem->events, RTE_MEM_EVENT_FREE, addr,
+				n * msl->page_sz);
+	ret = mem->backing->unmap(mem, l, idx, n);
+	if (ret < 0)
+		EAL_LOG(ERR, "cannot unmap %u pages at %p: %s", n, addr,
+				strerror(-ret));
+	memset(eal_msl_seg(mem->mcfg, msl, idx), 0,
+			n * sizeof(struct rte_memseg));
+	eal_msl_set_used(mem->mcfg, msl, idx, n, false);
+	msl->version++;
+	return ret;
+}
+
+/* Check a page given to free; @return its list index or -errno. */
+static int
+memalloc_check_free(const struct eal_mem *mem, const struct rte_memseg *ms)
+{
+	const struct rte_mem_config *mcfg = mem->mcfg;
+	unsigned int l;
+
+	for (l = 0; l < mcfg->n_lists; l++) {
+		const struct rte_memseg_list *msl = &mcfg->memsegs[l];
+		unsigned int idx;
+
+		if (!eal_msl_contains(msl, ms->addr))
+			continue;
+		idx = RTE_PTR_DIFF(ms->addr, msl->base_va) / msl->page_sz;
+		if (eal_msl_seg(mcfg, msl, idx) != ms ||
+				!eal_msl_is_used(mcfg, msl, idx))
+			return -EINVAL;
+		if (ms->flags & RTE_MEMSEG_FLAG_DO_NOT_FREE)
+			return -EPERM;
+		return (int)l;
+	}
+	return -EINVAL;
+}
+
+int
+eal_mem_free_pages(struct eal_mem *mem, struct rte_memseg **ms, int n)
+{
+	int i, start, l, ret = 0;
+
+	for (i = 0; i < n; i++) {
+		l = memalloc_check_free(mem, ms[i]);
+		if (l < 0)
+			return l;
+	}
+	/* Unmap runs of pages that follow each other in one list. */
+	for (start = 0; start < n; start = i) {
+		const struct rte_memseg_list *msl;
+		unsigned int idx;
+
+		l = memalloc_check_free(mem, ms[start]);
+		msl = &mem->mcfg->memsegs[l];
+		idx = RTE_PTR_DIFF(ms[start]->addr, msl->base_va) /
+				msl->page_sz;
+		for (i = start + 1; i < n && ms[i] == ms[i - 1] + 1 &&
+				eal_msl_contains(msl, ms[i]->addr);
+				i++)
+			;
+		if (memalloc_unmap_run(mem, l, idx, i - start) < 0)
+			ret = -EIO;
+	}
+	return ret;
+}
+
+int
+eal_memalloc_alloc_seg_bulk(struct rte_memseg **ms, int n, uint64_t page_sz,
+		int socket, bool exact)
+{
+	struct eal_mem *mem = eal_mem_get();
+
+	if (mem == NULL)
+		return -E_RTE_NO_CONFIG;
+	if (!mem->mode->can_grow)
+		return -ENOTSUP;
+	return eal_mem_alloc_pages(mem, ms, n, page_sz, socket, exact);
+}
+
+struct rte_memseg *
+eal_memalloc_alloc_seg(uint64_t page_sz, int socket)
+{
+	struct rte_memseg *ms;
+	int ret = eal_memalloc_alloc_seg_bulk(&ms, 1, page_sz, socket, true);
+
+	if (ret < 0) {
+		rte_errno = -ret;
+		return NULL;
+	}
+	return ms;
+}
+
+int
+eal_memalloc_free_seg_bulk(struct rte_memseg **ms, int n)
+{
+	struct eal_mem *mem = eal_mem_get();
+
+	if (mem == NULL)
+		return -E_RTE_NO_CONFIG;
+	if (!mem->mode->can_grow)
+		return -ENOTSUP;
+	return eal_mem_free_pages(mem, ms, n);
+}
+
+int
+eal_memalloc_free_seg(struct rte_memseg *ms)
+{
+	return eal_memalloc_free_seg_bulk(&ms, 1);
+}
+
+bool
+eal_memalloc_can_grow(void)
+{
+	struct eal_mem *mem = eal_mem_get();
+
+	return mem != NULL && mem->mode->can_grow;
+}
+
+unsigned int
+eal_memalloc_page_sizes(int socket, uint64_t *sizes, unsigned int max)
+{
+	const struct eal_mem *mem = eal_mem_get();
+	unsigned int l, i, n = 0;
+
+	if (mem == NULL)
+		return 0;
+	for (l = 0; l < mem->mcfg->n_lists; l++) {
+		const struct rte_memseg_list *msl = &mem->mcfg->memsegs[l];
+
+		if (msl->socket_id != socket)
+			continue;
+		for (i = 0; i < n && sizes[i] != msl->page_sz; i++)
+			;
+		if (i == n && n < max)
+			sizes[n++] = msl->page_sz;
+	}
+	return n;
+}

@@ -1,3 +1,319 @@
 /* SPDX-License-Identifier: BSD-3-Clause
  * Copyright(c) 2026 The rtemem authors
  */
+
+/*
+ * Memseg list layout and occupancy.
+ *
+ * Layout is decided once from the page sizes found and the NUMA nodes: a
+ * type (page size, node) gets as many lists as needed to cover
+ * RTE_MAX_MEM_MB_PER_TYPE, each at most RTE_MAX_MEMSEG_PER_LIST slots and
+ * RTE_MAX_MEM_MB_PER_LIST. Types are ordered by page size (largest first)
+ * then node, so list indexes, and with them hugepage file names, are the
+ * same from one run to the next with the same machine and options.
+ *
+ * Occupancy is a bitmap of 64-bit words (bit set: slot mapped); searches
+ * skip whole words. Callers hold the hotplug lock.
+ */
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <rte_common.h>
+#include <rte_log.h>
+
+#include "eal_log.h"
+#include "eal_memseg_list.h"
+#include "linux/eal_os.h"
+
+/* A type of memory: one page size on one node. */
+struct msl_type {
+	uint64_t page_sz;
+	int socket_id;
+	unsigned int n_lists;
+	uint32_t segs_per_list;
+};
+
+static uint64_t *
+msl_bitmap(const struct rte_mem_config *mcfg, const struct rte_memseg_list *msl)
+{
+	return eal_mcfg_at(mcfg, msl->used_off);
+}
+
+static void
+msl_type_size(struct msl_type *t)
+{
+	uint64_t list_mem = RTE_MIN(
+			(uint64_t)RTE_MAX_MEMSEG_PER_LIST * t->page_sz,
+			(uint64_t)RTE_MAX_MEM_MB_PER_LIST << 20);
+	uint64_t type_mem = RTE_MIN(
+			(uint64_t)RTE_MAX_MEMSEG_PER_TYPE * t->page_sz,
+			(uint64_t)RTE_MAX_MEM_MB_PER_TYPE << 20);
+
+	t->segs_per_list = (uint32_t)(list_mem / t->page_sz);
+	t->n_lists = (unsigned int)RTE_MAX(type_mem / list_mem, 1ULL);
+}
+
+/* The types of memory to create lists for; returns how many. */
+static unsigned int
+msl_types(const struct eal_mem *mem, struct msl_type *types, unsigned int max)
+{
+	const struct eal_hugepage_info *hpi = mem->hpi;
+	unsigned int n = 0, s, i;
+
+	if (mem->opts->no_huge) {
+		/* One list exactly as long as the memory asked for. */
+		types[0].page_sz = eal_os_page_size();
+		types[0].socket_id = 0;
+		types[0].n_lists = 1;
+		types[0].segs_per_list =
+				(uint32_t)(RTE_ALIGN_CEIL(mem->opts->memory,
+							   types[0].page_sz) /
+						types[0].page_sz);
+		return 1;
+	}
+	for (s = 0; s < hpi->n_sizes; s++) {
+		const struct eal_hugepage_size *hs = &hpi->sizes[s];
+
+		if (hs->total == 0 ||
+				(hs->dir[0] == '\0' && !mem->opts->in_memory))
+			continue;
+		for (i = 0; i < hpi->n_nodes && n < max; i++) {
+			types[n].page_sz = hs->page_sz;
+			types[n].socket_id = hpi->node_ids[i];
+			msl_type_size(&types[n]);
+			n++;
+		}
+	}
+	return n;
+}
+
+static const char *
+msl_dir(const struct eal_mem *mem, uint64_t page_sz)
+{
+	unsigned int s;
+
+	if (mem->opts->in_memory || mem->opts->no_huge)
+		return NULL;
+	for (s = 0; s < mem->hpi->n_sizes; s++)
+		if (mem->hpi->sizes[s].page_sz == page_sz)
+			return mem->hpi->sizes[s].dir;
+	return NULL;
+}
+
+static int
+msl_reserve(struct eal_mem *mem, struct rte_memseg_list *msl, void **hint,
+		char *err, size_t err_len)
+{
+	bool fixed = mem->opts->base_virtaddr != 0;
+	void *addr;
+	int ret;
+
+	ret = eal_os_va_reserve(*hint, msl->len, msl->page_sz, fixed, &addr);
+	if (ret < 0) {
+		if (fixed)
+			snprintf(err, err_len,
+					"--base-virtaddr: cannot reserve %zu MB at %p: %s",
+					msl->len >> 20, *hint, strerror(-ret));
+		else
+			snprintf(err, err_len,
+					"cannot reserve %zu MB of address space: %s",
+					msl->len >> 20, strerror(-ret));
+		return ret;
+	}
+	msl->base_va = addr;
+	*hint = RTE_PTR_ADD(addr, msl->len);
+	return 0;
+}
+
+static int
+msl_init_list(struct eal_mem *mem, const struct msl_type *t, void **hint,
+		char *err, size_t err_len)
+{
+	struct rte_mem_config *mcfg = mem->mcfg;
+	unsigned int l = mcfg->n_lists;
+	struct rte_memseg_list *msl = &mcfg->memsegs[l];
+	uint64_t off;
+	int ret;
+
+	ret = eal_mcfg_area_alloc(
+			mcfg, eal_mcfg_list_bytes(t->segs_per_list), &off);
+	if (ret < 0) {
+		snprintf(err, err_len, "memory config too small for list %u",
+				l);
+		return ret;
+	}
+	msl->page_sz = t->page_sz;
+	msl->socket_id = t->socket_id;
+	msl->n_segs = t->segs_per_list;
+	msl->len = (size_t)t->segs_per_list * t->page_sz;
+	msl->segs_off = off;
+	msl->used_off = off +
+			RTE_ALIGN_CEIL((uint64_t)t->segs_per_list *
+							sizeof(struct rte_memseg),
+					RTE_CACHE_LINE_SIZE);
+	msl->heap = 1;
+	ret = msl_reserve(mem, msl, hint, err, err_len);
+	if (ret < 0)
+		return ret;
+	mem->local[l].dir = msl_dir(mem, t->page_sz);
+	mem->local[l].fd = -1;
+	mcfg->n_lists++;
+	return 0;
+}
+
+int
+eal_memseg_lists_create(struct eal_mem *mem, char *err, size_t err_len)
+{
+	struct msl_type types[EAL_MAX_PAGE_SIZES * RTE_MAX_NUMA_NODES];
+	unsigned int n_types, t, i, n_lists = 0;
+	void *hint = (void *)(uintptr_t)mem->opts->base_virtaddr;
+	uint64_t bytes = 0;
+	int ret;
+
+	n_types = msl_types(mem, types, RTE_DIM(types));
+	for (t = 0; t < n_types; t++) {
+		n_lists += types[t].n_lists;
+		bytes += types[t].n_lists *
+				eal_mcfg_list_bytes(types[t].segs_per_list);
+	}
+	if (n_lists > RTE_MAX_MEMSEG_LISTS) {
+		snprintf(err, err_len,
+				"%u memseg lists needed, at most %u supported",
+				n_lists, RTE_MAX_MEMSEG_LISTS);
+		return -ENOSPC;
+	}
+	ret = eal_mcfg_create(bytes, &mem->mcfg);
+	if (ret < 0) {
+		snprintf(err, err_len, "cannot map the memory config: %s",
+				strerror(-ret));
+		return ret;
+	}
+	for (t = 0; t < n_types; t++) {
+		for (i = 0; i < types[t].n_lists; i++) {
+			ret = msl_init_list(
+					mem, &types[t], &hint, err, err_len);
+			if (ret < 0)
+				return ret;
+		}
+	}
+	return 0;
+}
+
+void
+eal_memseg_lists_destroy(struct eal_mem *mem)
+{
+	struct rte_mem_config *mcfg = mem->mcfg;
+	unsigned int l;
+
+	if (mcfg == NULL)
+		return;
+	for (l = 0; l < mcfg->n_lists; l++) {
+		struct rte_memseg_list *msl = &mcfg->memsegs[l];
+
+		if (msl->base_va != NULL)
+			eal_os_va_release(msl->base_va, msl->len);
+		msl->base_va = NULL;
+	}
+}
+
+bool
+eal_msl_is_used(const struct rte_mem_config *mcfg,
+		const struct rte_memseg_list *msl, unsigned int idx)
+{
+	const uint64_t *bm = msl_bitmap(mcfg, msl);
+
+	return (bm[idx / 64] >> (idx % 64)) & 1;
+}
+
+void
+eal_msl_set_used(const struct rte_mem_config *mcfg, struct rte_memseg_list *msl,
+		unsigned int idx, unsigned int n, bool used)
+{
+	uint64_t *bm = msl_bitmap(mcfg, msl);
+	unsigned int i;
+
+	for (i = idx; i < idx + n; i++) {
+		if (used)
+			bm[i / 64] |= RTE_BIT64(i % 64);
+		else
+			bm[i / 64] &= ~RTE_BIT64(i % 64);
+	}
+	if (used)
+		msl->n_used += n;
+	else
+		msl->n_used -= n;
+}
+
+int
+eal_msl_find_next(const struct rte_mem_config *mcfg,
+		const struct rte_memseg_list *msl, unsigned int start,
+		bool used)
+{
+	const uint64_t *bm = msl_bitmap(mcfg, msl);
+	unsigned int w, n_words = (msl->n_segs + 63) / 64;
+	uint64_t word;
+
+	if (start >= msl->n_segs)
+		return -1;
+	w = start / 64;
+	word = used ? bm[w] : ~bm[w];
+	word &= ~0ULL << (start % 64);
+	for (;;) {
+		if (word != 0) {
+			unsigned int idx = w * 64 + rte_ctz64(word);
+
+			return idx < msl->n_segs ? (int)idx : -1;
+		}
+		if (++w >= n_words)
+			return -1;
+		word = used ? bm[w] : ~bm[w];
+	}
+}
+
+unsigned int
+eal_msl_run_len(const struct rte_mem_config *mcfg,
+		const struct rte_memseg_list *msl, unsigned int idx)
+{
+	bool used = eal_msl_is_used(mcfg, msl, idx);
+	int end = eal_msl_find_next(mcfg, msl, idx, !used);
+
+	return (end < 0 ? msl->n_segs : (unsigned int)end) - idx;
+}
+
+int
+eal_msl_find_free_run(const struct rte_mem_config *mcfg,
+		const struct rte_memseg_list *msl, unsigned int n)
+{
+	int idx = eal_msl_find_next(mcfg, msl, 0, false);
+
+	while (idx >= 0) {
+		unsigned int len = eal_msl_run_len(mcfg, msl, idx);
+
+		if (len >= n)
+			return idx;
+		idx = eal_msl_find_next(mcfg, msl, idx + len, false);
+	}
+	return -1;
+}
+
+int
+eal_msl_find_biggest_free(const struct rte_mem_config *mcfg,
+		const struct rte_memseg_list *msl, unsigned int *len)
+{
+	int idx = eal_msl_find_next(mcfg, msl, 0, false), best = -1;
+	unsigned int best_len = 0;
+
+	while (idx >= 0) {
+		unsigned int run = eal_msl_run_len(mcfg, msl, idx);
+
+		if (run > best_len) {
+			best = idx;
+			best_len = run;
+		}
+		idx = eal_msl_find_next(mcfg, msl, idx + run, false);
+	}
+	*len = best_len;
+	return best;
+}

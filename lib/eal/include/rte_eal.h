@@ -82,7 +82,7 @@ const char *rte_eal_get_runtime_dir(void);
  * Log a critical message and exit the process with @p exit_code.
  */
 __rte_noreturn void rte_exit(int exit_code, const char *format, ...)
-	__rte_format_printf(2, 3);
+		__rte_format_printf(2, 3);
 
 /** @return the rtemem version string. */
 const char *rte_version(void);

@@ -101,7 +101,7 @@ struct rte_memseg_list {
  * @return 0 to go on, 1 to stop with success, -1 to stop with failure.
  */
 typedef int (*rte_memseg_walk_t)(const struct rte_memseg_list *msl,
-	const struct rte_memseg *ms, void *arg);
+		const struct rte_memseg *ms, void *arg);
 
 /**
  * Walk callback for a run of pages contiguous in virtual memory.
@@ -109,15 +109,15 @@ typedef int (*rte_memseg_walk_t)(const struct rte_memseg_list *msl,
  * @return 0 to go on, 1 to stop with success, -1 to stop with failure.
  */
 typedef int (*rte_memseg_contig_walk_t)(const struct rte_memseg_list *msl,
-	const struct rte_memseg *ms, size_t len, void *arg);
+		const struct rte_memseg *ms, size_t len, void *arg);
 
 /**
  * Walk callback for a memseg list.
  *
  * @return 0 to go on, 1 to stop with success, -1 to stop with failure.
  */
-typedef int (*rte_memseg_list_walk_t)(const struct rte_memseg_list *msl,
-	void *arg);
+typedef int (*rte_memseg_list_walk_t)(
+		const struct rte_memseg_list *msl, void *arg);
 
 /**
  * Call @p func for every mapped page, in list and address order.
@@ -146,8 +146,8 @@ int rte_memseg_list_walk(rte_memseg_list_walk_t func, void *arg);
 int rte_memseg_walk_thread_unsafe(rte_memseg_walk_t func, void *arg);
 
 /** rte_memseg_contig_walk() without taking the hotplug lock. */
-int rte_memseg_contig_walk_thread_unsafe(rte_memseg_contig_walk_t func,
-	void *arg);
+int rte_memseg_contig_walk_thread_unsafe(
+		rte_memseg_contig_walk_t func, void *arg);
 
 /** rte_memseg_list_walk() without taking the hotplug lock. */
 int rte_memseg_list_walk_thread_unsafe(rte_memseg_list_walk_t func, void *arg);
@@ -167,8 +167,8 @@ struct rte_memseg_list *rte_mem_virt2memseg_list(const void *virt);
  * @return
  *   The page, or NULL (rte_errno EINVAL) if @p virt is not in a mapped page.
  */
-struct rte_memseg *rte_mem_virt2memseg(const void *virt,
-	const struct rte_memseg_list *msl);
+struct rte_memseg *rte_mem_virt2memseg(
+		const void *virt, const struct rte_memseg_list *msl);
 
 /**
  * The I/O address of @p virt: from the page's memseg when rtemem mapped
@@ -212,8 +212,8 @@ int rte_memseg_get_fd_thread_unsafe(const struct rte_memseg *ms);
 int rte_memseg_get_fd_offset(const struct rte_memseg *ms, size_t *offset);
 
 /** rte_memseg_get_fd_offset() without taking the hotplug lock. */
-int rte_memseg_get_fd_offset_thread_unsafe(const struct rte_memseg *ms,
-	size_t *offset);
+int rte_memseg_get_fd_offset_thread_unsafe(
+		const struct rte_memseg *ms, size_t *offset);
 
 /** @return the bytes of all mapped pages. */
 uint64_t rte_eal_get_physmem_size(void);
@@ -249,7 +249,7 @@ enum rte_mem_event {
  * writing; it must not map or unmap memory.
  */
 typedef void (*rte_mem_event_callback_t)(enum rte_mem_event event_type,
-	const void *addr, size_t len, void *arg);
+		const void *addr, size_t len, void *arg);
 
 /**
  * Be told when pages are mapped or unmapped at run time.
@@ -259,8 +259,8 @@ typedef void (*rte_mem_event_callback_t)(enum rte_mem_event event_type,
  * @return
  *   0, or -1 with rte_errno: EINVAL, EEXIST (same name and arg), ENOSPC.
  */
-int rte_mem_event_callback_register(const char *name,
-	rte_mem_event_callback_t clb, void *arg);
+int rte_mem_event_callback_register(
+		const char *name, rte_mem_event_callback_t clb, void *arg);
 
 /**
  * Stop being told about memory events.
@@ -274,8 +274,8 @@ int rte_mem_event_callback_unregister(const char *name, void *arg);
  *
  * @return 0 to allow the growth to @p new_len bytes, -1 to refuse it.
  */
-typedef int (*rte_mem_alloc_validator_t)(int socket_id, size_t cur_limit,
-	size_t new_len);
+typedef int (*rte_mem_alloc_validator_t)(
+		int socket_id, size_t cur_limit, size_t new_len);
 
 /**
  * Veto the growth of @p socket_id's memory beyond @p limit bytes.
@@ -283,7 +283,7 @@ typedef int (*rte_mem_alloc_validator_t)(int socket_id, size_t cur_limit,
  * @return 0, or -1 with rte_errno: EINVAL, EEXIST, ENOSPC.
  */
 int rte_mem_alloc_validator_register(const char *name,
-	rte_mem_alloc_validator_t clb, int socket_id, size_t limit);
+		rte_mem_alloc_validator_t clb, int socket_id, size_t limit);
 
 /**
  * Remove a validator.

@@ -1,3 +1,253 @@
 /* SPDX-License-Identifier: BSD-3-Clause
  * Copyright(c) 2026 The rtemem authors
  */
+
+/*
+ * Backing: one hugetlbfs file per page (the default).
+ *
+ * Mapping a page costs open, fstat, ftruncate (new files only), flock,
+ * mmap and close; faulting in is one madvise for the whole run of pages.
+ * No descriptor stays open (see eal_hugefile.h for why the lock survives).
+ *
+ * A reused file (--huge-unlink=never) is dirty when it has a page
+ * allocated (st_blocks > 0): a file that exists but was never faulted in
+ * gives fresh, zeroed memory.
+ */
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_common.h>
+
+#include "eal_hugefile.h"
+#include "eal_log.h"
+#include "eal_mem.h"
+#include "eal_memseg_list.h"
+#include "eal_os.h"
+
+static void
+file_path(const struct eal_mem *mem, unsigned int l, unsigned int idx,
+		char *path, size_t len)
+{
+	eal_hugefile_path(path, len, mem->local[l].dir, mem->opts->file_prefix,
+			l * RTE_MAX_MEMSEG_PER_LIST + idx);
+}
+
+/* Open a page's file as the policy says; tell if it holds earlier data. */
+static int
+file_open(const struct eal_mem *mem, const char *path, uint64_t page_sz,
+		bool *dirty)
+{
+	uint64_t size, allocated;
+	int fd, ret;
+
+	*dirty = false;
+	if (mem->policy->reuse) {
+		fd = eal_os_open(path, O_RDWR | O_CREAT, 0600);
+		if (fd < 0)
+			return fd;
+		ret = eal_os_fsize(fd, &size, &allocated);
+		if (ret == 0 && size != page_sz)
+			ret = eal_os_truncate(fd, page_sz);
+		*dirty = allocated > 0;
+		if (ret < 0) {
+			eal_os_close(fd);
+			return ret;
+		}
+		return fd;
+	}
+	fd = eal_os_open(path, O_RDWR | O_CREAT | O_EXCL, 0600);
+	if (fd == -EEXIST) {
+		/* A leftover that stale-file clearing kept: never reuse it. */
+		eal_os_unlink(path);
+		fd = eal_os_open(path, O_RDWR | O_CREAT | O_EXCL, 0600);
+	}
+	if (fd < 0)
+		return fd;
+	ret = eal_os_truncate(fd, page_sz);
+	if (ret < 0) {
+		eal_os_close(fd);
+		eal_os_unlink(path);
+		return ret;
+	}
+	return fd;
+}
+
+static int
+file_map_one(struct eal_mem *mem, unsigned int l, unsigned int idx, bool *dirty)
+{
+	const struct rte_memseg_list *msl = &mem->mcfg->memsegs[l];
+	char path[PATH_MAX];
+	int fd, ret;
+
+	file_path(mem, l, idx, path, sizeof(path));
+	fd = file_open(mem, path, msl->page_sz, dirty);
+	if (fd < 0) {
+		EAL_LOG(ERR, "cannot open %s: %s", path, strerror(-fd));
+		return fd;
+	}
+	ret = eal_os_trylock(fd, true);
+	if (ret == -EWOULDBLOCK) {
+		EAL_LOG(ERR, "%s is in use by another process", path);
+		ret = -EBUSY;
+	}
+	if (ret == 0)
+		ret = eal_os_map_shared(eal_msl_slot_addr(msl, idx),
+				msl->page_sz, fd, 0);
+	eal_os_close(fd);
+	if (ret < 0 && !*dirty)
+		eal_os_unlink(path);
+	if (ret < 0 && ret != -EBUSY)
+		EAL_LOG(DEBUG, "cannot map %s: %s", path, strerror(-ret));
+	return ret;
+}
+
+/* Undo the first @p n pages of a failed map: files without data go. */
+static void
+file_rollback(struct eal_mem *mem, unsigned int l, unsigned int idx,
+		unsigned int n, const bool *dirty)
+{
+	const struct rte_memseg_list *msl = &mem->mcfg->memsegs[l];
+	char path[PATH_MAX];
+	unsigned int i;
+
+	if (n == 0)
+		return;
+	eal_os_va_unmap_keep(eal_msl_slot_addr(msl, idx), n * msl->page_sz);
+	for (i = 0; i < n; i++) {
+		if (dirty[i])
+			continue;
+		file_path(mem, l, idx + i, path, sizeof(path));
+		eal_os_unlink(path);
+	}
+}
+
+static int
+file_map(struct eal_mem *mem, unsigned int l, unsigned int idx, unsigned int n,
+		bool *dirty)
+{
+	const struct rte_memseg_list *msl = &mem->mcfg->memsegs[l];
+	char path[PATH_MAX];
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < n; i++) {
+		ret = file_map_one(mem, l, idx + i, &dirty[i]);
+		if (ret < 0) {
+			file_rollback(mem, l, idx, i, dirty);
+			return ret;
+		}
+	}
+	ret = eal_os_populate(eal_msl_slot_addr(msl, idx), n * msl->page_sz);
+	if (ret < 0) {
+		EAL_LOG(DEBUG, "cannot fault in %u pages of %" PRIu64 " kB: %s",
+				n, msl->page_sz >> 10, strerror(-ret));
+		file_rollback(mem, l, idx, n, dirty);
+		return -ENOMEM;
+	}
+	if (mem->policy->unlink_after_map) {
+		for (i = 0; i < n; i++) {
+			file_path(mem, l, idx + i, path, sizeof(path));
+			eal_os_unlink(path);
+		}
+	}
+	return 0;
+}
+
+static void
+file_close_fds(struct eal_mem *mem, unsigned int l, unsigned int idx,
+		unsigned int n)
+{
+	int *fds = mem->local[l].seg_fds;
+	unsigned int i;
+
+	if (fds == NULL)
+		return;
+	for (i = idx; i < idx + n; i++) {
+		eal_os_close(fds[i]);
+		fds[i] = -1;
+	}
+}
+
+static int
+file_unmap(struct eal_mem *mem, unsigned int l, unsigned int idx,
+		unsigned int n)
+{
+	const struct rte_memseg_list *msl = &mem->mcfg->memsegs[l];
+	char path[PATH_MAX];
+	unsigned int i;
+	int ret;
+
+	ret = eal_os_va_unmap_keep(
+			eal_msl_slot_addr(msl, idx), n * msl->page_sz);
+	if (ret < 0)
+		return ret;
+	file_close_fds(mem, l, idx, n);
+	if (!mem->policy->unlink_on_free)
+		return 0;
+	for (i = 0; i < n; i++) {
+		file_path(mem, l, idx + i, path, sizeof(path));
+		eal_os_unlink(path);
+	}
+	return 0;
+}
+
+static int
+file_get_fd(struct eal_mem *mem, unsigned int l, unsigned int idx, int *fd,
+		uint64_t *off)
+{
+	struct eal_msl_local *loc = &mem->local[l];
+	char path[PATH_MAX];
+	unsigned int i, n = mem->mcfg->memsegs[l].n_segs;
+
+	if (mem->policy->unlink_after_map)
+		return -ENOTSUP; /* the file is gone */
+	if (loc->seg_fds == NULL) {
+		loc->seg_fds = malloc(n * sizeof(int));
+		if (loc->seg_fds == NULL)
+			return -ENOMEM;
+		for (i = 0; i < n; i++)
+			loc->seg_fds[i] = -1;
+	}
+	if (loc->seg_fds[idx] < 0) {
+		file_path(mem, l, idx, path, sizeof(path));
+		loc->seg_fds[idx] = eal_os_open(path, O_RDWR, 0);
+		if (loc->seg_fds[idx] < 0)
+			return loc->seg_fds[idx];
+	}
+	*fd = loc->seg_fds[idx];
+	*off = 0;
+	return 0;
+}
+
+static void
+file_release(struct eal_mem *mem, unsigned int l)
+{
+	const struct rte_memseg_list *msl = &mem->mcfg->memsegs[l];
+	char path[PATH_MAX];
+	int idx;
+
+	file_close_fds(mem, l, 0, mem->local[l].seg_fds ? msl->n_segs : 0);
+	free(mem->local[l].seg_fds);
+	mem->local[l].seg_fds = NULL;
+	if (!mem->policy->unlink_at_exit)
+		return;
+	idx = eal_msl_find_next(mem->mcfg, msl, 0, true);
+	while (idx >= 0) {
+		file_path(mem, l, idx, path, sizeof(path));
+		eal_os_unlink(path);
+		idx = eal_msl_find_next(mem->mcfg, msl, idx + 1, true);
+	}
+}
+
+const struct eal_backing eal_backing_file = {
+	.name = "file per page",
+	.map = file_map,
+	.unmap = file_unmap,
+	.get_fd = file_get_fd,
+	.release = file_release,
+};

@@ -1,3 +1,277 @@
 /* SPDX-License-Identifier: BSD-3-Clause
  * Copyright(c) 2026 The rtemem authors
  */
+
+/*
+ * Backings with one file per memseg list, mapped by ranges: a named
+ * hugetlbfs file (--single-file-segments) or a memfd (--in-memory).
+ *
+ * A run of pages costs one fallocate, one mmap and one madvise, whatever
+ * its length, which is what makes a warm restart of a big list cheap.
+ *
+ * Which parts of a reused file hold data cannot be read back from
+ * hugetlbfs, so a slot is taken as dirty when it lies inside the file as
+ * it was found (unless the file had no page at all), or when this process
+ * mapped it and did not punch it out since: may_hold_data has a bit per
+ * slot. A memfd is new and private, so it is always clean.
+ */
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_common.h>
+
+#include "eal_hugefile.h"
+#include "eal_log.h"
+#include "eal_mem.h"
+#include "eal_memseg_list.h"
+#include "eal_os.h"
+
+static void
+single_path(const struct eal_mem *mem, unsigned int l, char *path, size_t len)
+{
+	eal_hugefile_path(path, len, mem->local[l].dir, mem->opts->file_prefix,
+			l);
+}
+
+static bool
+bit_get(const uint64_t *bm, unsigned int i)
+{
+	return bm != NULL && ((bm[i / 64] >> (i % 64)) & 1);
+}
+
+static void
+bits_set(uint64_t *bm, unsigned int idx, unsigned int n, bool v)
+{
+	unsigned int i;
+
+	if (bm == NULL)
+		return;
+	for (i = idx; i < idx + n; i++) {
+		if (v)
+			bm[i / 64] |= RTE_BIT64(i % 64);
+		else
+			bm[i / 64] &= ~RTE_BIT64(i % 64);
+	}
+}
+
+/* Mark the slots covered by the file as found as possibly holding data. */
+static int
+single_note_existing(struct eal_mem *mem, unsigned int l, int fd)
+{
+	const struct rte_memseg_list *msl = &mem->mcfg->memsegs[l];
+	uint64_t size, allocated;
+	int ret;
+
+	ret = eal_os_fsize(fd, &size, &allocated);
+	if (ret < 0)
+		return ret;
+	if (allocated > 0)
+		bits_set(mem->local[l].may_hold_data, 0,
+				(unsigned int)RTE_MIN(size / msl->page_sz,
+						(uint64_t)msl->n_segs),
+				true);
+	return 0;
+}
+
+static int
+single_open_file(struct eal_mem *mem, unsigned int l)
+{
+	struct eal_msl_local *loc = &mem->local[l];
+	char path[PATH_MAX];
+	int fd, ret;
+
+	single_path(mem, l, path, sizeof(path));
+	if (mem->policy->reuse) {
+		fd = eal_os_open(path, O_RDWR | O_CREAT, 0600);
+	} else {
+		eal_os_unlink(path);
+		fd = eal_os_open(path, O_RDWR | O_CREAT | O_EXCL, 0600);
+	}
+	if (fd < 0) {
+		EAL_LOG(ERR, "cannot open %s: %s", path, strerror(-fd));
+		return fd;
+	}
+	ret = eal_os_trylock(fd, true);
+	if (ret == 0 && mem->policy->reuse)
+		ret = single_note_existing(mem, l, fd);
+	if (ret < 0) {
+		if (ret == -EWOULDBLOCK)
+			EAL_LOG(ERR, "%s is in use by another process", path);
+		eal_os_close(fd);
+		return ret == -EWOULDBLOCK ? -EBUSY : ret;
+	}
+	loc->fd = fd;
+	loc->fd_created = !mem->policy->reuse;
+	return 0;
+}
+
+static int
+single_open(struct eal_mem *mem, unsigned int l, bool named)
+{
+	struct eal_msl_local *loc = &mem->local[l];
+	unsigned int n = mem->mcfg->memsegs[l].n_segs;
+	char name[32];
+	int fd;
+
+	if (loc->fd >= 0)
+		return 0;
+	if (!named) {
+		snprintf(name, sizeof(name), "rtemem_seg_%u", l);
+		fd = eal_os_memfd_huge(name, mem->mcfg->memsegs[l].page_sz);
+		if (fd < 0)
+			EAL_LOG(ERR, "cannot create a hugetlbfs memfd: %s",
+					strerror(-fd));
+		else
+			loc->fd = fd;
+		return fd < 0 ? fd : 0;
+	}
+	loc->may_hold_data = calloc((n + 63) / 64, sizeof(uint64_t));
+	if (loc->may_hold_data == NULL)
+		return -ENOMEM;
+	return single_open_file(mem, l);
+}
+
+/* Close and (if this process made it and nothing uses it) remove the file. */
+static void
+single_close(struct eal_mem *mem, unsigned int l, bool remove)
+{
+	struct eal_msl_local *loc = &mem->local[l];
+	char path[PATH_MAX];
+
+	if (remove && loc->dir != NULL) {
+		single_path(mem, l, path, sizeof(path));
+		eal_os_unlink(path);
+	}
+	eal_os_close(loc->fd);
+	loc->fd = -1;
+	free(loc->may_hold_data);
+	loc->may_hold_data = NULL;
+}
+
+static int
+range_map(struct eal_mem *mem, unsigned int l, unsigned int idx, unsigned int n,
+		bool named, bool *dirty)
+{
+	const struct rte_memseg_list *msl = &mem->mcfg->memsegs[l];
+	struct eal_msl_local *loc = &mem->local[l];
+	uint64_t off = (uint64_t)idx * msl->page_sz, len = n * msl->page_sz;
+	void *addr = eal_msl_slot_addr(msl, idx);
+	unsigned int i;
+	int ret;
+
+	ret = single_open(mem, l, named);
+	if (ret < 0)
+		return ret;
+	for (i = 0; i < n; i++)
+		dirty[i] = bit_get(loc->may_hold_data, idx + i);
+	ret = eal_os_allocate(loc->fd, off, len);
+	if (ret == 0)
+		ret = eal_os_map_shared(addr, len, loc->fd, (off_t)off);
+	if (ret == 0)
+		ret = eal_os_populate(addr, len);
+	if (ret == 0) {
+		bits_set(loc->may_hold_data, idx, n, true);
+		return 0;
+	}
+	EAL_LOG(DEBUG, "cannot map %u pages of list %u: %s", n, l,
+			strerror(-ret));
+	eal_os_va_unmap_keep(addr, len);
+	for (i = 0; i < n; i++)
+		if (!dirty[i])
+			eal_os_punch_hole(loc->fd, off + i * msl->page_sz,
+					msl->page_sz);
+	if (msl->n_used == 0 && (loc->fd_created || !named))
+		single_close(mem, l, named);
+	return ret == -ENOSPC || ret == -EFAULT ? -ENOMEM : ret;
+}
+
+static int
+range_unmap(struct eal_mem *mem, unsigned int l, unsigned int idx,
+		unsigned int n, bool keep_data)
+{
+	const struct rte_memseg_list *msl = &mem->mcfg->memsegs[l];
+	uint64_t len = n * msl->page_sz;
+	int ret;
+
+	ret = eal_os_va_unmap_keep(eal_msl_slot_addr(msl, idx), len);
+	if (ret < 0 || keep_data)
+		return ret;
+	bits_set(mem->local[l].may_hold_data, idx, n, false);
+	return eal_os_punch_hole(
+			mem->local[l].fd, (uint64_t)idx * msl->page_sz, len);
+}
+
+static int
+range_get_fd(struct eal_mem *mem, unsigned int l, unsigned int idx, int *fd,
+		uint64_t *off)
+{
+	if (mem->local[l].fd < 0)
+		return -ENOENT;
+	*fd = mem->local[l].fd;
+	*off = (uint64_t)idx * mem->mcfg->memsegs[l].page_sz;
+	return 0;
+}
+
+static int
+single_map(struct eal_mem *mem, unsigned int l, unsigned int idx,
+		unsigned int n, bool *dirty)
+{
+	return range_map(mem, l, idx, n, true, dirty);
+}
+
+static int
+single_unmap(struct eal_mem *mem, unsigned int l, unsigned int idx,
+		unsigned int n)
+{
+	/* With reuse, freed pages keep their data for the next mapping. */
+	return range_unmap(mem, l, idx, n, mem->policy->reuse);
+}
+
+static void
+single_release(struct eal_mem *mem, unsigned int l)
+{
+	if (mem->local[l].fd >= 0)
+		single_close(mem, l, mem->policy->unlink_at_exit);
+}
+
+static int
+memfd_map(struct eal_mem *mem, unsigned int l, unsigned int idx, unsigned int n,
+		bool *dirty)
+{
+	return range_map(mem, l, idx, n, false, dirty);
+}
+
+static int
+memfd_unmap(struct eal_mem *mem, unsigned int l, unsigned int idx,
+		unsigned int n)
+{
+	return range_unmap(mem, l, idx, n, false);
+}
+
+static void
+memfd_release(struct eal_mem *mem, unsigned int l)
+{
+	if (mem->local[l].fd >= 0)
+		single_close(mem, l, false);
+}
+
+const struct eal_backing eal_backing_single = {
+	.name = "single file per list",
+	.map = single_map,
+	.unmap = single_unmap,
+	.get_fd = range_get_fd,
+	.release = single_release,
+};
+
+const struct eal_backing eal_backing_memfd = {
+	.name = "memfd",
+	.map = memfd_map,
+	.unmap = memfd_unmap,
+	.get_fd = range_get_fd,
+	.release = memfd_release,
+};

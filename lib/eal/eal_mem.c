@@ -1,0 +1,169 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The rtemem authors
+ */
+
+/*
+ * Building and tearing down the memory layer (eal_mem.h).
+ *
+ * Init order: choose the strategies; take the prefix lock of every
+ * hugetlbfs directory in use (so no other process with this prefix runs);
+ * clear this prefix's stale files if the mode says so; lay out the lists;
+ * choose the IOVA mode; map what the options ask for (the mode's init).
+ * Every step undoes itself on failure, and a failed init leaves no file.
+ *
+ * Cleanup unmaps each list's whole range in one call, without clearing:
+ * the kernel zeroes a hugepage before anyone else gets it.
+ */
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <rte_common.h>
+
+#include "eal_log.h"
+#include "eal_mem.h"
+#include "eal_memseg_list.h"
+#include "linux/eal_hugefile.h"
+#include "linux/eal_iova.h"
+#include "linux/eal_os.h"
+
+static const struct eal_backing *
+mem_choose_backing(const struct eal_options *opts)
+{
+	if (opts->no_huge)
+		return &eal_backing_anon;
+	if (opts->in_memory)
+		return &eal_backing_memfd;
+	if (opts->single_file_segments)
+		return &eal_backing_single;
+	return &eal_backing_file;
+}
+
+static bool
+mem_uses_files(const struct eal_mem *mem)
+{
+	return mem->backing == &eal_backing_file ||
+			mem->backing == &eal_backing_single;
+}
+
+static void
+mem_unlock_dirs(struct eal_mem *mem)
+{
+	unsigned int s;
+
+	for (s = 0; s < EAL_MAX_PAGE_SIZES; s++) {
+		if (mem->prefix_lock_fd[s] >= 0)
+			eal_hugefile_prefix_unlock(mem->prefix_lock_fd[s],
+					mem->hpi->sizes[s].dir,
+					mem->opts->file_prefix);
+		mem->prefix_lock_fd[s] = -1;
+	}
+}
+
+/* Lock the prefix in every directory with pages, then clear stale files. */
+static int
+mem_lock_dirs(struct eal_mem *mem, char *err, size_t err_len)
+{
+	const struct eal_hugepage_info *hpi = mem->hpi;
+	unsigned int s;
+	int fd, n;
+
+	for (s = 0; s < hpi->n_sizes; s++) {
+		if (hpi->sizes[s].dir[0] == '\0' || hpi->sizes[s].total == 0)
+			continue;
+		fd = eal_hugefile_prefix_lock(hpi->sizes[s].dir,
+				mem->opts->file_prefix, err, err_len);
+		if (fd < 0) {
+			mem_unlock_dirs(mem);
+			return fd;
+		}
+		mem->prefix_lock_fd[s] = fd;
+		if (!mem->policy->clear_stale)
+			continue;
+		n = eal_hugefile_clear_stale(
+				hpi->sizes[s].dir, mem->opts->file_prefix);
+		if (n > 0)
+			EAL_LOG(INFO, "removed %d stale files of prefix '%s' in %s",
+					n, mem->opts->file_prefix,
+					hpi->sizes[s].dir);
+	}
+	return 0;
+}
+
+static void
+mem_release_lists(struct eal_mem *mem)
+{
+	unsigned int l;
+
+	eal_memseg_lists_destroy(mem);
+	for (l = 0; mem->mcfg != NULL && l < mem->mcfg->n_lists; l++)
+		mem->backing->release(mem, l);
+	eal_mcfg_destroy(mem->mcfg);
+	mem->mcfg = NULL;
+	eal_os_close(mem->pagemap_fd);
+	mem->pagemap_fd = -1;
+	mem_unlock_dirs(mem);
+}
+
+static void
+mem_setup(struct eal_mem *mem, const struct eal_options *opts,
+		const struct eal_hugepage_info *hpi)
+{
+	unsigned int i;
+
+	memset(mem, 0, sizeof(*mem));
+	mem->opts = opts;
+	mem->hpi = hpi;
+	mem->pagemap_fd = -1;
+	for (i = 0; i < RTE_DIM(mem->prefix_lock_fd); i++)
+		mem->prefix_lock_fd[i] = -1;
+	mem->backing = mem_choose_backing(opts);
+	mem->mode = opts->legacy_mem ? &eal_mem_mode_legacy :
+				       &eal_mem_mode_dynamic;
+	if (mem_uses_files(mem))
+		mem->policy = eal_hugefile_policy_get(opts->huge_unlink);
+	eal_mem_events_init(&mem->events);
+}
+
+int
+eal_mem_init(struct eal_mem *mem, const struct eal_options *opts,
+		const struct eal_hugepage_info *hpi, char *err, size_t err_len)
+{
+	int ret;
+
+	mem_setup(mem, opts, hpi);
+	if (mem->policy != NULL) {
+		ret = mem_lock_dirs(mem, err, err_len);
+		if (ret < 0)
+			return ret;
+	}
+	ret = eal_memseg_lists_create(mem, err, err_len);
+	if (ret == 0) {
+		ret = eal_iova_select(opts->iova_mode, !opts->no_huge,
+				&mem->pagemap_fd, err, err_len);
+		if (ret >= 0) {
+			mem->mcfg->iova_mode = (uint8_t)ret;
+			ret = 0;
+		}
+	}
+	if (ret == 0) {
+		mem->mcfg->legacy_mem = opts->legacy_mem;
+		mem->mcfg->single_file_segments = opts->single_file_segments;
+		mem->mcfg->no_huge = opts->no_huge;
+		ret = mem->mode->init(mem, err, err_len);
+	}
+	if (ret < 0) {
+		eal_mem_cleanup(mem);
+		return ret;
+	}
+	mem->init_done = true;
+	return 0;
+}
+
+void
+eal_mem_cleanup(struct eal_mem *mem)
+{
+	mem->init_done = false;
+	mem_release_lists(mem);
+}

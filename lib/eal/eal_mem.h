@@ -1,0 +1,129 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The rtemem authors
+ */
+
+#ifndef _EAL_MEM_H_
+#define _EAL_MEM_H_
+
+/*
+ * The process-local side of the memory layer: what this process holds that
+ * another could not share (descriptors, the chosen strategies), next to the
+ * shared configuration it manages.
+ *
+ * Two kinds of strategy are chosen once at init, each a table of functions:
+ * - a backing (struct eal_backing): where pages come from. File per page,
+ *   single file per list, memfd (--in-memory), anonymous (--no-huge);
+ * - a mode (struct eal_mem_mode): when pages come. Dynamic (on demand, given
+ *   back when freed) or legacy (all at start, never given back).
+ * The --huge-unlink mode is data (struct eal_hugefile_policy) read by the
+ * file backings.
+ */
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <limits.h>
+
+#include <rte_eal.h>
+#include <rte_memory.h>
+
+#include "eal_memcfg.h"
+#include "eal_options.h"
+#include "eal_hugepage_info.h"
+#include "eal_mem_event.h"
+
+struct eal_mem;
+struct eal_hugefile_policy;
+
+/* Where pages come from. Every function is called with the hotplug lock
+ * held for writing (or during init). */
+struct eal_backing {
+	const char *name; /* for logs: "file per page", ... */
+	/*
+	 * Map slots [idx, idx + n) of list @p l at their addresses and fault
+	 * them in. dirty[i] is set when page idx + i may hold data from an
+	 * earlier mapping. On failure every slot is back to reserved address
+	 * space and no file this call created remains.
+	 */
+	int (*map)(struct eal_mem *mem, unsigned int l, unsigned int idx,
+			unsigned int n, bool *dirty);
+	/* Give slots [idx, idx + n) back; their address space stays reserved. */
+	int (*unmap)(struct eal_mem *mem, unsigned int l, unsigned int idx,
+			unsigned int n);
+	/* The file and offset of a mapped slot (rte_memseg_get_fd). */
+	int (*get_fd)(struct eal_mem *mem, unsigned int l, unsigned int idx,
+			int *fd, uint64_t *off);
+	/*
+	 * At exit, after the list's address space is gone: drop descriptors
+	 * and remove files as the --huge-unlink mode says.
+	 */
+	void (*release)(struct eal_mem *mem, unsigned int l);
+};
+
+extern const struct eal_backing eal_backing_file;
+extern const struct eal_backing eal_backing_single;
+extern const struct eal_backing eal_backing_memfd;
+extern const struct eal_backing eal_backing_anon;
+
+/* When pages come. */
+struct eal_mem_mode {
+	const char *name; /* "dynamic" or "legacy" */
+	bool can_grow; /* pages may be mapped and unmapped after init */
+	/* Map the memory the options ask for at start. */
+	int (*init)(struct eal_mem *mem, char *err, size_t err_len);
+};
+
+extern const struct eal_mem_mode eal_mem_mode_dynamic;
+extern const struct eal_mem_mode eal_mem_mode_legacy;
+
+/* Per memseg list, what this process holds. */
+struct eal_msl_local {
+	const char *dir; /* hugetlbfs directory of the list's files, or NULL */
+	int fd; /* single file or memfd: the list's file; -1 otherwise */
+	bool fd_created; /* single file: this process created the file */
+	uint64_t *may_hold_data; /* single file: bit per slot whose file range
+				  * may hold earlier data; NULL otherwise */
+	int *seg_fds; /* file per page: descriptors opened on demand by
+		       * rte_memseg_get_fd(), -1 when closed; NULL until then */
+};
+
+/* The memory layer of this process. */
+struct eal_mem {
+	struct rte_mem_config *mcfg; /* shared configuration */
+	const struct eal_options *opts; /* parsed options */
+	const struct eal_hugepage_info *hpi; /* discovered page sizes */
+	const struct eal_backing *backing;
+	const struct eal_mem_mode *mode;
+	const struct eal_hugefile_policy *policy; /* NULL without files */
+	struct eal_msl_local local[RTE_MAX_MEMSEG_LISTS];
+	int prefix_lock_fd[EAL_MAX_PAGE_SIZES]; /* per hugetlbfs dir, or -1 */
+	int pagemap_fd; /* /proc/self/pagemap, kept open for IOVA as PA */
+	struct eal_mem_events events; /* callbacks and validators */
+	bool init_done; /* events are sent only after init */
+	bool reuse_warned; /* the --huge-unlink=never warning was logged */
+};
+
+/*
+ * Build the memory layer: lay out and create the memseg lists, take the
+ * file prefix lock, clear stale files, map what the options ask for.
+ *
+ * @return 0, or a negative errno with one line in @p err.
+ */
+int eal_mem_init(struct eal_mem *mem, const struct eal_options *opts,
+		const struct eal_hugepage_info *hpi, char *err, size_t err_len);
+
+/* Unmap every page without clearing it, drop files as the mode says. */
+void eal_mem_cleanup(struct eal_mem *mem);
+
+/*
+ * The page allocator on an explicit memory layer (eal_memalloc.h has the
+ * same calls on the process's one); used during init, before it is
+ * published.
+ */
+int eal_mem_alloc_pages(struct eal_mem *mem, struct rte_memseg **ms, int n,
+		uint64_t page_sz, int socket, bool exact);
+int eal_mem_free_pages(struct eal_mem *mem, struct rte_memseg **ms, int n);
+
+/* The process-wide memory layer, or NULL before init (rte_* entry points). */
+struct eal_mem *eal_mem_get(void);
+
+#endif /* _EAL_MEM_H_ */

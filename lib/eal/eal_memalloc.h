@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The rtemem authors
+ */
+
+#ifndef _EAL_MEMALLOC_H_
+#define _EAL_MEMALLOC_H_
+
+/*
+ * The page allocator: the interface the heap builds on. It maps pages into
+ * free slots of the memseg lists of one page size and node, and unmaps
+ * them. Pages reused from earlier files carry RTE_MEMSEG_FLAG_DIRTY.
+ *
+ * Callers hold the memory hotplug lock for writing (rte_mcfg_mem_write_lock)
+ * or are inside init. After init, listeners get RTE_MEM_EVENT_ALLOC after
+ * pages are mapped and RTE_MEM_EVENT_FREE before they are unmapped, and
+ * validators (--socket-limit) may refuse growth.
+ */
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <rte_memory.h>
+
+/*
+ * Map @p n pages of @p page_sz on node @p socket.
+ *
+ * @param exact
+ *   true: all @p n pages contiguous in one list, or nothing.
+ *   false: as many as possible up to @p n, in runs.
+ * @return
+ *   The number of pages mapped (their memsegs in @p ms, in address order
+ *   within each run), or -ENOMEM (no free pages or slots), -EPERM (a
+ *   validator refused), -EBUSY (a file is held by another process),
+ *   -EXDEV (pages landed on another node), another -errno.
+ *   On failure nothing stays mapped.
+ */
+int eal_memalloc_alloc_seg_bulk(struct rte_memseg **ms, int n, uint64_t page_sz,
+		int socket, bool exact);
+
+/* Map one page. @return its memseg, or NULL with rte_errno set. */
+struct rte_memseg *eal_memalloc_alloc_seg(uint64_t page_sz, int socket);
+
+/*
+ * Unmap @p n pages. Their memory is not cleared: the kernel clears a
+ * hugepage before anyone else gets it, and with --huge-unlink=never the
+ * next mapping of the file is marked dirty.
+ *
+ * @return 0, or -EPERM if a page is RTE_MEMSEG_FLAG_DO_NOT_FREE, -EINVAL
+ *   if it is not a mapped page (nothing is unmapped then).
+ */
+int eal_memalloc_free_seg_bulk(struct rte_memseg **ms, int n);
+
+/* Unmap one page. */
+int eal_memalloc_free_seg(struct rte_memseg *ms);
+
+/* @return true if pages may be mapped and unmapped after init. */
+bool eal_memalloc_can_grow(void);
+
+/*
+ * The page sizes that memory can come from on @p socket (largest first).
+ *
+ * @return how many were written to @p sizes (at most @p max).
+ */
+unsigned int eal_memalloc_page_sizes(
+		int socket, uint64_t *sizes, unsigned int max);
+
+#endif /* _EAL_MEMALLOC_H_ */

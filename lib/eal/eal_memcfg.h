@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The rtemem authors
+ */
+
+#ifndef _EAL_MEMCFG_H_
+#define _EAL_MEMCFG_H_
+
+/*
+ * The memory configuration: one region holding every piece of bookkeeping
+ * another process could need (memseg lists, their slot arrays and occupancy
+ * bitmaps, and an area that higher layers carve their shared state from).
+ *
+ * It holds no pointer into itself: slot arrays and areas are found by
+ * offsets from the region's start, so the region reads the same wherever a
+ * process maps it. Pointers to hugepage memory (base_va, addr) are fine:
+ * every process maps the pages at the same addresses.
+ */
+
+#include <stdint.h>
+
+#include <rte_memory.h>
+#include <rte_rwlock.h>
+#include <rte_spinlock.h>
+
+#define EAL_MCFG_MAGIC 0x524d454dU /* "MEMR" */
+#define EAL_MCFG_VERSION 1
+
+struct rte_mem_config {
+	uint32_t magic; /* EAL_MCFG_MAGIC once built */
+	uint32_t version; /* EAL_MCFG_VERSION */
+	uint64_t size; /* bytes of the whole region */
+	uint64_t area_off; /* start of the subsystem area, from region start */
+	uint64_t area_len; /* bytes of the subsystem area */
+	uint64_t area_used; /* bytes of it handed out (bump allocation) */
+
+	rte_rwlock_t memory_hotplug_lock; /* memseg lists: walks vs (un)map */
+	rte_rwlock_t mlock; /* memzones */
+	rte_rwlock_t qlock; /* tail queues */
+	rte_rwlock_t mplock; /* mempools */
+	rte_spinlock_t tlock; /* timers */
+
+	uint8_t legacy_mem; /* 1: no growth, no shrink */
+	uint8_t single_file_segments; /* 1: one file per list */
+	uint8_t no_huge; /* 1: anonymous 4 KB pages */
+	uint8_t iova_mode; /* enum rte_iova_mode in force */
+
+	uint32_t n_lists; /* memsegs[] entries in use */
+	struct rte_memseg_list memsegs[RTE_MAX_MEMSEG_LISTS];
+};
+
+/* The address of @p off bytes into the region. */
+static inline void *
+eal_mcfg_at(const struct rte_mem_config *mcfg, uint64_t off)
+{
+	return (char *)(uintptr_t)mcfg + off;
+}
+
+/* Bytes a list of @p n_segs slots needs in the region. */
+uint64_t eal_mcfg_list_bytes(uint32_t n_segs);
+
+/*
+ * Map a new, zeroed region with room for @p lists_bytes of slot arrays
+ * plus the state of higher layers, shared so that a future attaching
+ * process could map it. Both are carved with eal_mcfg_area_alloc().
+ */
+int eal_mcfg_create(uint64_t lists_bytes, struct rte_mem_config **mcfg);
+
+/* Unmap the region. */
+void eal_mcfg_destroy(struct rte_mem_config *mcfg);
+
+/*
+ * Carve @p size bytes (cache-line aligned, zeroed) out of the area, for a
+ * list's slots or a subsystem's shared state. Not thread-safe: called
+ * during init.
+ *
+ * @return 0 with the offset in @p off, or -ENOSPC.
+ */
+int eal_mcfg_area_alloc(
+		struct rte_mem_config *mcfg, uint64_t size, uint64_t *off);
+
+#endif /* _EAL_MEMCFG_H_ */

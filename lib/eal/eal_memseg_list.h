@@ -1,0 +1,104 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The rtemem authors
+ */
+
+#ifndef _EAL_MEMSEG_LIST_H_
+#define _EAL_MEMSEG_LIST_H_
+
+/*
+ * Memseg lists: one or more per (page size, NUMA node), each a fixed range
+ * of reserved address space cut into page slots. A slot's memseg and its
+ * occupancy bit live in the shared configuration.
+ */
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <rte_memory.h>
+
+#include "eal_mem.h"
+
+/*
+ * Lay out the lists for the page sizes and nodes in use, create the shared
+ * configuration sized for them and reserve each list's address space.
+ *
+ * @return 0, or a negative errno with one line in @p err.
+ */
+int eal_memseg_lists_create(struct eal_mem *mem, char *err, size_t err_len);
+
+/* Release every list's address space (whatever is mapped in it). */
+void eal_memseg_lists_destroy(struct eal_mem *mem);
+
+/* The memseg of slot @p idx. */
+static inline struct rte_memseg *
+eal_msl_seg(const struct rte_mem_config *mcfg,
+		const struct rte_memseg_list *msl, unsigned int idx)
+{
+	struct rte_memseg *segs = eal_mcfg_at(mcfg, msl->segs_off);
+
+	return &segs[idx];
+}
+
+/* The address of slot @p idx. */
+static inline void *
+eal_msl_slot_addr(const struct rte_memseg_list *msl, unsigned int idx)
+{
+	return RTE_PTR_ADD(msl->base_va, (size_t)idx * msl->page_sz);
+}
+
+/* @return true if slot @p idx is mapped. */
+bool eal_msl_is_used(const struct rte_mem_config *mcfg,
+		const struct rte_memseg_list *msl, unsigned int idx);
+
+/* Mark slots [idx, idx + n) mapped or not. */
+void eal_msl_set_used(const struct rte_mem_config *mcfg,
+		struct rte_memseg_list *msl, unsigned int idx, unsigned int n,
+		bool used);
+
+/*
+ * The first slot at or after @p start whose state is @p used.
+ *
+ * @return the index, or -1 if there is none.
+ */
+int eal_msl_find_next(const struct rte_mem_config *mcfg,
+		const struct rte_memseg_list *msl, unsigned int start,
+		bool used);
+
+/* How many slots from @p idx on share the state of slot @p idx. */
+unsigned int eal_msl_run_len(const struct rte_mem_config *mcfg,
+		const struct rte_memseg_list *msl, unsigned int idx);
+
+/*
+ * The first run of @p n free slots.
+ *
+ * @return its first index, or -1.
+ */
+int eal_msl_find_free_run(const struct rte_mem_config *mcfg,
+		const struct rte_memseg_list *msl, unsigned int n);
+
+/*
+ * The longest run of free slots.
+ *
+ * @return its first index with its length in @p len, or -1 if none.
+ */
+int eal_msl_find_biggest_free(const struct rte_mem_config *mcfg,
+		const struct rte_memseg_list *msl, unsigned int *len);
+
+/* @return the list index of @p msl in the configuration. */
+static inline unsigned int
+eal_msl_index(const struct rte_mem_config *mcfg,
+		const struct rte_memseg_list *msl)
+{
+	return (unsigned int)(msl - mcfg->memsegs);
+}
+
+/* @return true if @p addr is inside the list's reserved range. */
+static inline bool
+eal_msl_contains(const struct rte_memseg_list *msl, const void *addr)
+{
+	uintptr_t a = (uintptr_t)addr, base = (uintptr_t)msl->base_va;
+
+	return msl->base_va != NULL && a >= base && a - base < msl->len;
+}
+
+#endif /* _EAL_MEMSEG_LIST_H_ */
