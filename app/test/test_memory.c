@@ -1,0 +1,444 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The rtemem authors
+ */
+
+/*
+ * The memory API and the page allocator inside one process: walks,
+ * lookups, IOVA, descriptors, events, validators, and a failed allocation
+ * that must leave nothing behind (run in a child per backing).
+ */
+
+#include <dirent.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <rte_eal.h>
+#include <rte_eal_memconfig.h>
+#include <rte_errno.h>
+#include <rte_memory.h>
+
+#include "eal_memalloc.h"
+#include "test.h"
+
+#define PG RTE_PGSIZE_2M
+
+/* Free 2 MB pages according to the kernel. */
+static long
+free_2m_pages(void)
+{
+	FILE *f = fopen("/sys/kernel/mm/hugepages/hugepages-2048kB/free_hugepages",
+			"r");
+	long n = -1;
+
+	if (f != NULL) {
+		if (fscanf(f, "%ld", &n) != 1)
+			n = -1;
+		fclose(f);
+	}
+	return n;
+}
+
+/* Files in the run's hugepage directory. */
+static int
+count_files(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	int n = 0;
+
+	if (d == NULL)
+		return -1;
+	while ((de = readdir(d)) != NULL)
+		n += de->d_name[0] != '.' && strstr(de->d_name, "map_") != NULL;
+	closedir(d);
+	return n;
+}
+
+static int
+alloc_pages(struct rte_memseg **ms, int n, bool exact)
+{
+	int ret;
+
+	rte_mcfg_mem_write_lock();
+	ret = eal_memalloc_alloc_seg_bulk(ms, n, PG, 0, exact);
+	rte_mcfg_mem_write_unlock();
+	return ret;
+}
+
+static int
+free_pages(struct rte_memseg **ms, int n)
+{
+	int ret;
+
+	rte_mcfg_mem_write_lock();
+	ret = eal_memalloc_free_seg_bulk(ms, n);
+	rte_mcfg_mem_write_unlock();
+	return ret;
+}
+
+static int
+count_seg(const struct rte_memseg_list *msl, const struct rte_memseg *ms,
+		void *arg)
+{
+	RTE_SET_USED(msl);
+	RTE_SET_USED(ms);
+	(*(int *)arg)++;
+	return 0;
+}
+
+struct runs {
+	int n;
+	size_t len[8];
+};
+
+static int
+count_run(const struct rte_memseg_list *msl, const struct rte_memseg *ms,
+		size_t len, void *arg)
+{
+	struct runs *r = arg;
+
+	RTE_SET_USED(msl);
+	RTE_SET_USED(ms);
+	if (r->n < 8)
+		r->len[r->n] = len;
+	r->n++;
+	return 0;
+}
+
+static int
+check_list(const struct rte_memseg_list *msl, void *arg)
+{
+	int *bad = arg;
+
+	if (msl->page_sz != PG || msl->socket_id != 0 ||
+			msl->len != (size_t)msl->n_segs * msl->page_sz ||
+			msl->base_va == NULL ||
+			((uintptr_t)msl->base_va & (PG - 1)) != 0)
+		(*bad)++;
+	return 0;
+}
+
+static int
+test_mem_empty_at_start(void)
+{
+	int n = 0, bad = 0, ret;
+
+	TEST_ASSERT_EQUAL(rte_eal_get_physmem_size(), 0,
+			"no -m: nothing should be mapped");
+	rte_memseg_walk(count_seg, &n);
+	TEST_ASSERT_EQUAL(n, 0, "walk saw %d pages", n);
+	ret = rte_memseg_list_walk(check_list, &bad);
+	TEST_ASSERT_EQUAL(ret, 0, "list walk returned %d", ret);
+	TEST_ASSERT_EQUAL(bad, 0, "%d lists malformed", bad);
+	return TEST_SUCCESS;
+}
+
+static int
+stop_at_second(const struct rte_memseg_list *msl, const struct rte_memseg *ms,
+		void *arg)
+{
+	RTE_SET_USED(msl);
+	RTE_SET_USED(ms);
+	return ++(*(int *)arg) == 2 ? 1 : 0;
+}
+
+static int
+fail_at_first(const struct rte_memseg_list *msl, const struct rte_memseg *ms,
+		void *arg)
+{
+	RTE_SET_USED(msl);
+	RTE_SET_USED(ms);
+	RTE_SET_USED(arg);
+	return -1;
+}
+
+static int
+check_walks(struct rte_memseg **ms)
+{
+	struct runs r = { 0 };
+	int n = 0;
+
+	TEST_ASSERT_EQUAL(rte_memseg_walk(count_seg, &n), 0, "walk");
+	TEST_ASSERT_EQUAL(n, 4, "walk saw %d pages", n);
+	TEST_ASSERT_EQUAL(rte_memseg_contig_walk(count_run, &r), 0, "walk");
+	TEST_ASSERT_EQUAL(r.n, 1, "%d runs, expected 1", r.n);
+	TEST_ASSERT_EQUAL(r.len[0], 4 * PG, "run of %zu bytes", r.len[0]);
+	n = 0;
+	TEST_ASSERT_EQUAL(rte_memseg_walk(stop_at_second, &n), 1, "stop");
+	TEST_ASSERT_EQUAL(n, 2, "stopped after %d", n);
+	TEST_ASSERT_EQUAL(rte_memseg_walk(fail_at_first, NULL), -1, "fail");
+	TEST_ASSERT_EQUAL(rte_eal_get_physmem_size(), 4 * PG, "physmem");
+	TEST_ASSERT(ms[1]->addr == RTE_PTR_ADD(ms[0]->addr, PG),
+			"exact pages are not contiguous");
+	return TEST_SUCCESS;
+}
+
+static int
+check_lookups(struct rte_memseg **ms)
+{
+	void *va = RTE_PTR_ADD(ms[1]->addr, 100);
+	struct rte_memseg_list *msl = rte_mem_virt2memseg_list(va);
+	int local = 0;
+
+	TEST_ASSERT_NOT_NULL(msl, "virt2memseg_list");
+	TEST_ASSERT(rte_mem_virt2memseg(va, NULL) == ms[1], "virt2memseg");
+	TEST_ASSERT(rte_mem_virt2memseg(va, msl) == ms[1], "with msl");
+	TEST_ASSERT_NULL(rte_mem_virt2memseg(&local, NULL), "stack address");
+	TEST_ASSERT_EQUAL(rte_errno, EINVAL, "rte_errno %d", rte_errno);
+	TEST_ASSERT_NULL(rte_mem_virt2memseg(RTE_PTR_ADD(ms[3]->addr, PG), msl),
+			"unmapped slot");
+	TEST_ASSERT_EQUAL(rte_mem_virt2iova(va), ms[1]->iova + 100, "iova");
+	TEST_ASSERT(rte_mem_iova2virt(ms[1]->iova + 100) == va, "iova2virt");
+	if (rte_eal_iova_mode() == RTE_IOVA_PA) {
+		TEST_ASSERT_EQUAL(rte_eal_using_phys_addrs(), 1, "phys");
+		TEST_ASSERT_EQUAL(rte_mem_virt2phy(va), ms[1]->iova + 100,
+				"pagemap and memseg disagree");
+		TEST_ASSERT_EQUAL(ms[1]->iova % PG, 0, "PA not page aligned");
+	} else {
+		TEST_ASSERT_EQUAL(ms[1]->iova,
+				(rte_iova_t)(uintptr_t)ms[1]->addr,
+				"VA mode iova");
+	}
+	return TEST_SUCCESS;
+}
+
+static int
+check_fd(struct rte_memseg **ms)
+{
+	size_t off = 1;
+	struct stat st;
+	int fd;
+
+	fd = rte_memseg_get_fd(ms[2]);
+	TEST_ASSERT(fd >= 0, "get_fd: %s", rte_strerror(rte_errno));
+	TEST_ASSERT_SUCCESS(rte_memseg_get_fd_offset(ms[2], &off), "offset");
+	TEST_ASSERT_EQUAL(off, 0, "file per page: offset %zu", off);
+	TEST_ASSERT_SUCCESS(fstat(fd, &st), "fstat");
+	TEST_ASSERT_EQUAL((size_t)st.st_size, PG, "file size %zu",
+			(size_t)st.st_size);
+	TEST_ASSERT_EQUAL(rte_memseg_get_fd(NULL), -1, "NULL memseg");
+	return TEST_SUCCESS;
+}
+
+static int
+test_mem_alloc_lookup(void)
+{
+	struct rte_memseg *ms[4];
+	const char *dir = test_huge_dir();
+	int ret, i;
+
+	if (dir == NULL)
+		return test_skip_hugepages("no --huge-dir for this run");
+	ret = alloc_pages(ms, 4, true);
+	TEST_ASSERT_EQUAL(ret, 4, "alloc: %d", ret);
+	for (i = 0; i < 4; i++)
+		TEST_ASSERT_EQUAL(ms[i]->flags, 0, "fresh page flags 0x%x",
+				ms[i]->flags);
+	TEST_ASSERT_EQUAL(count_files(dir), 4, "page files");
+	ret = check_walks(ms);
+	if (ret == TEST_SUCCESS)
+		ret = check_lookups(ms);
+	if (ret == TEST_SUCCESS)
+		ret = check_fd(ms);
+	TEST_ASSERT_SUCCESS(free_pages(ms, 4), "free");
+	TEST_ASSERT_EQUAL(rte_eal_get_physmem_size(), 0, "physmem after free");
+	TEST_ASSERT_EQUAL(count_files(dir), 0, "files left after free");
+	return ret;
+}
+
+struct events_seen {
+	int alloc, free;
+	const void *addr;
+	size_t len;
+};
+
+static void
+event_cb(enum rte_mem_event type, const void *addr, size_t len, void *arg)
+{
+	struct events_seen *e = arg;
+
+	if (type == RTE_MEM_EVENT_ALLOC)
+		e->alloc++;
+	else
+		e->free++;
+	e->addr = addr;
+	e->len = len;
+}
+
+static int
+test_mem_events(void)
+{
+	struct events_seen e = { 0 };
+	struct rte_memseg *ms[2];
+
+	TEST_ASSERT_SUCCESS(rte_mem_event_callback_register("t", event_cb, &e),
+			"register");
+	TEST_ASSERT_EQUAL(rte_mem_event_callback_register("t", event_cb, &e),
+			-1, "duplicate");
+	TEST_ASSERT_EQUAL(rte_errno, EEXIST, "errno %d", rte_errno);
+	TEST_ASSERT_EQUAL(alloc_pages(ms, 2, true), 2, "alloc");
+	TEST_ASSERT_EQUAL(e.alloc, 1, "alloc events %d", e.alloc);
+	TEST_ASSERT(e.addr == ms[0]->addr && e.len == 2 * PG, "alloc range");
+	TEST_ASSERT_SUCCESS(free_pages(ms, 2), "free");
+	TEST_ASSERT_EQUAL(e.free, 1, "free events %d", e.free);
+	TEST_ASSERT_SUCCESS(rte_mem_event_callback_unregister("t", &e),
+			"unregister");
+	TEST_ASSERT_EQUAL(rte_mem_event_callback_unregister("t", &e), -1,
+			"second unregister");
+	TEST_ASSERT_EQUAL(rte_errno, ENOENT, "errno %d", rte_errno);
+	return TEST_SUCCESS;
+}
+
+static int validator_calls;
+
+static int
+refuse(int socket_id, size_t cur_limit, size_t new_len)
+{
+	RTE_SET_USED(socket_id);
+	RTE_SET_USED(cur_limit);
+	RTE_SET_USED(new_len);
+	validator_calls++;
+	return -1;
+}
+
+static int
+test_mem_validator(void)
+{
+	struct rte_memseg *ms[4];
+
+	validator_calls = 0;
+	TEST_ASSERT_SUCCESS(rte_mem_alloc_validator_register(
+					    "lim", refuse, 0, 3 * PG),
+			"register");
+	TEST_ASSERT_EQUAL(alloc_pages(ms, 3, true), 3, "within the limit");
+	TEST_ASSERT_EQUAL(validator_calls, 0, "asked within the limit");
+	TEST_ASSERT_EQUAL(alloc_pages(&ms[3], 1, true), -EPERM, "over it");
+	TEST_ASSERT_EQUAL(validator_calls, 1, "not asked");
+	TEST_ASSERT_SUCCESS(rte_mem_alloc_validator_unregister("lim", 0),
+			"unregister");
+	TEST_ASSERT_EQUAL(alloc_pages(&ms[3], 1, true), 1, "no limit now");
+	TEST_ASSERT_SUCCESS(free_pages(ms, 4), "free");
+	TEST_ASSERT_EQUAL(rte_mem_alloc_validator_register("x", NULL, 0, 0), -1,
+			"NULL callback");
+	TEST_ASSERT_EQUAL(rte_errno, EINVAL, "errno %d", rte_errno);
+	return TEST_SUCCESS;
+}
+
+static int
+test_mem_free_errors(void)
+{
+	struct rte_memseg *ms[1], fake;
+
+	memset(&fake, 0, sizeof(fake));
+	fake.addr = &fake;
+	TEST_ASSERT_EQUAL(free_pages((struct rte_memseg *[]){ &fake }, 1),
+			-EINVAL, "freeing a stranger");
+	TEST_ASSERT_EQUAL(alloc_pages(ms, 1, true), 1, "alloc");
+	ms[0]->flags |= RTE_MEMSEG_FLAG_DO_NOT_FREE;
+	TEST_ASSERT_EQUAL(free_pages(ms, 1), -EPERM, "freeing a pinned page");
+	TEST_ASSERT_EQUAL(rte_eal_get_physmem_size(), PG, "page lost");
+	ms[0]->flags &= ~RTE_MEMSEG_FLAG_DO_NOT_FREE;
+	TEST_ASSERT_SUCCESS(free_pages(ms, 1), "free");
+	return TEST_SUCCESS;
+}
+
+/*
+ * Child: ask for one page more than the kernel has free, all at once; the
+ * failure must leave no page mapped, no page reserved and no file.
+ */
+static int
+mem_child_exhaust(int argc, char **argv)
+{
+	const char *dir = test_huge_dir();
+	long before = free_2m_pages();
+	int files = dir != NULL ? count_files(dir) : 0;
+	struct rte_memseg **ms;
+	int ret;
+
+	RTE_SET_USED(argc);
+	RTE_SET_USED(argv);
+	ms = calloc(before + 1, sizeof(*ms));
+	if (ms == NULL || before < 1)
+		return 2;
+	ret = alloc_pages(ms, (int)before + 1, true);
+	printf("alloc of %ld pages: %d\n", before + 1, ret);
+	printf("free pages %ld -> %ld, physmem %" PRIu64 ", files %d -> %d\n",
+			before, free_2m_pages(), rte_eal_get_physmem_size(),
+			files, dir != NULL ? count_files(dir) : 0);
+	free(ms);
+	if (ret != -ENOMEM || free_2m_pages() != before ||
+			rte_eal_get_physmem_size() != 0 ||
+			(dir != NULL && count_files(dir) != files))
+		return 1;
+	return 0;
+}
+REGISTER_CHILD_ACTION(mem_exhaust, mem_child_exhaust)
+
+static int
+exhaust_in_child(const char *name, const char *mode_arg)
+{
+	char dir[PATH_MAX], dir_arg[PATH_MAX + 16], pfx[64];
+	struct test_child_result res;
+	const char *args[8];
+	int n = 0, ret;
+
+	if (test_scratch_dir(name, dir, sizeof(dir)) < 0)
+		return test_skip_hugepages("no hugetlbfs scratch directory");
+	snprintf(dir_arg, sizeof(dir_arg), "--huge-dir=%s", dir);
+	snprintf(pfx, sizeof(pfx), "--file-prefix=%s", name);
+	args[n++] = dir_arg;
+	args[n++] = pfx;
+	if (mode_arg != NULL)
+		args[n++] = mode_arg;
+	args[n] = NULL;
+	ret = test_child_run("mem_exhaust", args, &res);
+	printf("%s: %s", name, res.output);
+	if (test_scratch_dir_remove(dir) < 0)
+		return TEST_FAILED;
+	TEST_ASSERT_SUCCESS(ret, "child did not run");
+	TEST_ASSERT_EQUAL(res.exit_code, 0, "%s: rollback incomplete", name);
+	return TEST_SUCCESS;
+}
+
+static int
+test_mem_exhaust_rollback(void)
+{
+	int ret = exhaust_in_child("exhaust_page", NULL);
+
+	if (ret == TEST_SUCCESS)
+		ret = exhaust_in_child(
+				"exhaust_single", "--single-file-segments");
+	if (ret == TEST_SUCCESS)
+		ret = exhaust_in_child("exhaust_never", "--huge-unlink=never");
+	if (ret == TEST_SUCCESS)
+		ret = exhaust_in_child("exhaust_memfd", "--in-memory");
+	return ret;
+}
+
+static struct unit_test_suite memory_suite = {
+	.suite_name = "memory API and page allocator",
+	.unit_test_cases = {
+		TEST_CASE(test_mem_empty_at_start),
+		TEST_CASE(test_mem_alloc_lookup),
+		TEST_CASE(test_mem_events),
+		TEST_CASE(test_mem_validator),
+		TEST_CASE(test_mem_free_errors),
+		TEST_CASE(test_mem_exhaust_rollback),
+		TEST_CASES_END(),
+	},
+};
+
+static int
+test_memory(void)
+{
+	if (!rte_eal_has_hugepages())
+		return test_skip_hugepages("EAL runs without hugepages");
+	return unit_test_suite_runner(&memory_suite);
+}
+
+REGISTER_FAST_TEST(memory_autotest, NOHUGE_SKIP, ASAN_OK, test_memory);
