@@ -1,0 +1,112 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 The rtemem authors
+#
+# Sourced by .ci/run and devtools/demo.sh (bash, as root, on Debian 12):
+# install the packages rtemem needs, make sure enough free 2 MB hugepages
+# exist, mount a private hugetlbfs, and undo all of it on exit.
+#
+# Each function prints what went wrong and returns non-zero on failure.
+# env_cleanup is idempotent: call it from an EXIT trap and again wherever
+# the caller wants the machine restored.
+
+# What building and testing rtemem needs on Debian 12.
+RTEMEM_DEBIAN_PACKAGES="meson ninja-build gcc libc6-dev pkg-config \
+libnuma-dev python3-pyelftools clang-format git"
+
+HP_SYSFS=/sys/kernel/mm/hugepages/hugepages-2048kB
+HP_ORIG_NR= # nr_hugepages before env_reserve_hugepages changed it
+HUGE_DIR= # the private hugetlbfs mount point, once mounted
+
+env_require_root()
+{
+	if [ "$(id -u)" -ne 0 ]; then
+		echo "must run as root: it reserves hugepages and mounts hugetlbfs"
+		return 1
+	fi
+}
+
+# env_install_packages PACKAGE...: apt-get install, quietly unless it fails.
+env_install_packages()
+{
+	local log
+
+	log=$(mktemp)
+	if { apt-get update -qq &&
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+			--no-install-recommends "$@"; } > "$log" 2>&1; then
+		rm -f "$log"
+		return 0
+	fi
+	cat "$log"
+	rm -f "$log"
+	echo "apt-get could not install: $*"
+	return 1
+}
+
+# Free 2 MB hugepages, now.
+env_free_hugepages()
+{
+	cat "$HP_SYSFS/free_hugepages"
+}
+
+# env_reserve_hugepages MIN: raise nr_hugepages by as many 2 MB pages as
+# are missing for MIN to be free. env_cleanup restores the old value.
+env_reserve_hugepages()
+{
+	local min=$1 free nr
+
+	if [ ! -d "$HP_SYSFS" ]; then
+		echo "this kernel has no 2 MB hugepages ($HP_SYSFS is missing)"
+		return 1
+	fi
+	free=$(env_free_hugepages)
+	if [ "$free" -lt "$min" ]; then
+		nr=$(cat "$HP_SYSFS/nr_hugepages")
+		[ -n "$HP_ORIG_NR" ] || HP_ORIG_NR=$nr
+		echo $((nr + min - free)) > "$HP_SYSFS/nr_hugepages" || return 1
+		free=$(env_free_hugepages)
+	fi
+	if [ "$free" -lt "$min" ]; then
+		echo "only $free free 2 MB hugepages, $min needed: the kernel" \
+			"could not reserve more (memory too fragmented? try" \
+			"right after boot)"
+		return 1
+	fi
+	echo "$free free 2 MB hugepages"
+}
+
+# Mount a private 2 MB hugetlbfs on a new directory, in HUGE_DIR.
+env_mount_hugetlbfs()
+{
+	local dir
+
+	dir=$(mktemp -d /tmp/rtemem-hugepages.XXXXXX) || return 1
+	if ! mount -t hugetlbfs -o pagesize=2M nodev "$dir"; then
+		rmdir "$dir"
+		return 1
+	fi
+	HUGE_DIR=$dir
+	echo "hugetlbfs mounted on $HUGE_DIR"
+}
+
+# Unmount the private hugetlbfs (which frees the pages of any file left
+# in it) and restore nr_hugepages.
+env_cleanup()
+{
+	local ret=0
+
+	if [ -n "$HUGE_DIR" ]; then
+		if ! umount "$HUGE_DIR"; then
+			echo "could not unmount $HUGE_DIR: detaching it lazily"
+			umount -l "$HUGE_DIR" || true
+			ret=1
+		fi
+		rmdir "$HUGE_DIR" || ret=1
+		HUGE_DIR=
+	fi
+	if [ -n "$HP_ORIG_NR" ]; then
+		echo "$HP_ORIG_NR" > "$HP_SYSFS/nr_hugepages" || ret=1
+		HP_ORIG_NR=
+	fi
+	return $ret
+}
