@@ -5,15 +5,19 @@
 /*
  * Tests of rtemem-test itself: argument scanning, child processes (exit
  * codes, signals, ready handshake, output capture, timeout), the suite
- * runner, the verdicts and exit codes, and the hugepage skip helper.
+ * runner, the verdicts and exit codes, the hugepage skip helper and the
+ * scratch directories.
  * Whatever prints a failure verdict runs in a child, so that this test's
  * own log only shows failures of its own.
  */
 
+#include <fcntl.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "test.h"
@@ -499,6 +503,39 @@ test_skip_helper(void)
 	return TEST_SUCCESS;
 }
 
+static int
+test_scratch(void)
+{
+	const char *prefix = test_file_prefix();
+	char path[PATH_MAX], file[PATH_MAX + 16], want[64];
+	struct stat st;
+	int fd;
+
+	if (test_scratch_dir("runner_scratch", path, sizeof(path)) < 0)
+		return test_skip_hugepages(
+				"no hugetlbfs: set "
+				"RTEMEM_TEST_HUGE_ROOT or give --huge-dir");
+	snprintf(want, sizeof(want), "/%s-runner_scratch",
+			prefix != NULL ? prefix : "rte");
+	TEST_ASSERT_EQUAL(strcmp(path + strlen(path) - strlen(want), want), 0,
+			"scratch dir %s not named after prefix and name", path);
+	TEST_ASSERT(stat(path, &st) == 0 && S_ISDIR(st.st_mode),
+			"%s not created", path);
+	snprintf(file, sizeof(file), "%s/leftover", path);
+	fd = open(file, O_CREAT | O_RDWR, 0600);
+	TEST_ASSERT(fd >= 0, "cannot create %s", file);
+	close(fd);
+	TEST_ASSERT_EQUAL(test_scratch_dir_remove(path), -1,
+			"a left file must fail the removal");
+	TEST_ASSERT(stat(path, &st) < 0, "%s must be removed anyway", path);
+	TEST_ASSERT_SUCCESS(
+			test_scratch_dir("runner_scratch", path, sizeof(path)),
+			"second creation failed");
+	TEST_ASSERT_SUCCESS(test_scratch_dir_remove(path),
+			"an empty scratch dir must be removed cleanly");
+	return TEST_SUCCESS;
+}
+
 static struct unit_test_suite runner_suite = {
 	.suite_name = "rtemem-test runner",
 	.unit_test_cases = { TEST_CASE(test_args_scan),
@@ -513,7 +550,8 @@ static struct unit_test_suite runner_suite = {
 			TEST_CASE(test_suite_runner), TEST_CASE(test_verdicts),
 			TEST_CASE(test_prompt),
 			TEST_CASE(test_last_skip_exit_code),
-			TEST_CASE(test_skip_helper), TEST_CASES_END() }
+			TEST_CASE(test_skip_helper), TEST_CASE(test_scratch),
+			TEST_CASES_END() }
 };
 
 static int
