@@ -559,6 +559,45 @@ test_hf_second_primary(void)
 	return ret;
 }
 
+/*
+ * With --huge-unlink=never, a page file that another process holds locked
+ * is neither mapped nor removed: init fails and names it.
+ */
+static int
+test_hf_file_held_elsewhere(void)
+{
+	static const char *const eal[] = { "-m", "8", "--huge-unlink=never",
+		NULL };
+	struct test_child_result res;
+	char path[PATH_MAX * 2], want[PATH_MAX * 2 + 32];
+	struct hf_case c;
+	int fd, ret = TEST_SUCCESS;
+
+	if (hf_case_open(&c, "held") < 0)
+		return test_skip_hugepages("no hugetlbfs scratch directory");
+	snprintf(path, sizeof(path), "%s/%smap_0", c.dir, c.prefix);
+	fd = open(path, O_CREAT | O_RDWR, 0600);
+	if (fd < 0 || flock(fd, LOCK_SH) != 0)
+		ret = TEST_FAILED;
+	snprintf(want, sizeof(want), "%s is in use by another process", path);
+	if (ret == TEST_SUCCESS)
+		hf_run(&c, eal, NULL, &res);
+	if (ret == TEST_SUCCESS &&
+			(res.exit_code != TEST_CHILD_INIT_FAILED ||
+					strstr(res.output, want) == NULL ||
+					access(path, F_OK) != 0)) {
+		printf("exit %d, file %s: %s\n", res.exit_code,
+				access(path, F_OK) == 0 ? "kept" : "removed",
+				res.output);
+		ret = TEST_FAILED;
+	}
+	if (fd >= 0)
+		close(fd);
+	if (hf_case_close(&c) < 0)
+		ret = TEST_FAILED;
+	return ret;
+}
+
 /* Another prefix's files in the same directory are never touched. */
 static int
 test_hf_other_prefix_kept(void)
@@ -597,6 +636,7 @@ static struct unit_test_suite hugefiles_suite = {
 		TEST_CASE(test_hf_never_legacy),
 		TEST_CASE(test_hf_existing_no_reuse),
 		TEST_CASE(test_hf_second_primary),
+		TEST_CASE(test_hf_file_held_elsewhere),
 		TEST_CASE(test_hf_other_prefix_kept),
 		TEST_CASES_END(),
 	},

@@ -99,7 +99,8 @@ file_map_one(struct eal_mem *mem, unsigned int l, unsigned int idx, bool *dirty)
 		ret = eal_os_map_shared(eal_msl_slot_addr(msl, idx),
 				msl->page_sz, fd, 0);
 	eal_os_close(fd);
-	if (ret < 0 && !*dirty)
+	/* A file without data is ours to remove, unless another holds it. */
+	if (ret < 0 && ret != -EBUSY && !*dirty)
 		eal_os_unlink(path);
 	if (ret < 0 && ret != -EBUSY)
 		EAL_LOG(DEBUG, "cannot map %s: %s", path, strerror(-ret));
