@@ -348,8 +348,43 @@ test_mem_free_errors(void)
 }
 
 /*
+ * 0 if every byte of [start, end) is mapped (reserved) in this process,
+ * else the bytes from the first hole to @p end.
+ */
+static uint64_t
+maps_uncovered(uintptr_t start, uintptr_t end)
+{
+	FILE *f = fopen("/proc/self/maps", "r");
+	uintptr_t covered_to = start, s, e;
+	char line[512];
+
+	while (f != NULL && fgets(line, sizeof(line), f) != NULL) {
+		if (sscanf(line, "%lx-%lx", &s, &e) != 2 || e <= covered_to)
+			continue;
+		if (s > covered_to)
+			break; /* the maps are sorted: a hole */
+		covered_to = e;
+		if (covered_to >= end)
+			break;
+	}
+	if (f != NULL)
+		fclose(f);
+	return covered_to >= end ? 0 : end - covered_to;
+}
+
+static int
+list_holes(const struct rte_memseg_list *msl, void *arg)
+{
+	uintptr_t base = (uintptr_t)msl->base_va;
+
+	*(uint64_t *)arg += maps_uncovered(base, base + msl->len);
+	return 0;
+}
+
+/*
  * Child: ask for one page more than the kernel has free, all at once; the
- * failure must leave no page mapped, no page reserved and no file.
+ * failure must leave no page mapped, no page reserved, no file, and every
+ * list's address range still reserved.
  */
 static int
 mem_child_exhaust(int argc, char **argv)
@@ -358,6 +393,7 @@ mem_child_exhaust(int argc, char **argv)
 	long before = free_2m_pages();
 	int files = dir != NULL ? count_files(dir) : 0;
 	struct rte_memseg **ms;
+	uint64_t holes = 0;
 	int ret;
 
 	RTE_SET_USED(argc);
@@ -371,7 +407,10 @@ mem_child_exhaust(int argc, char **argv)
 			before, free_2m_pages(), rte_eal_get_physmem_size(),
 			files, dir != NULL ? count_files(dir) : 0);
 	free(ms);
-	if (ret != -ENOMEM || free_2m_pages() != before ||
+	rte_memseg_list_walk(list_holes, &holes);
+	printf("list bytes from the first unreserved one: %" PRIu64 "\n",
+			holes);
+	if (ret != -ENOMEM || free_2m_pages() != before || holes != 0 ||
 			rte_eal_get_physmem_size() != 0 ||
 			(dir != NULL && count_files(dir) != files))
 		return 1;

@@ -26,8 +26,11 @@ anon_map(struct eal_mem *mem, unsigned int l, unsigned int idx, unsigned int n,
 	for (i = 0; i < n; i++)
 		dirty[i] = false;
 	ret = eal_os_map_anon(addr, len);
-	if (ret == 0)
-		ret = eal_os_populate(addr, len);
+	if (ret < 0) {
+		eal_os_va_restore(addr, len);
+		return ret;
+	}
+	ret = eal_os_populate(addr, len);
 	if (ret < 0)
 		eal_os_va_unmap_keep(addr, len);
 	return ret;

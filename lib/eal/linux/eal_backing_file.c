@@ -5,9 +5,16 @@
 /*
  * Backing: one hugetlbfs file per page (the default).
  *
- * Mapping a page costs open, fstat, ftruncate (new files only), flock,
- * mmap and close; faulting in is one madvise for the whole run of pages.
- * No descriptor stays open (see eal_hugefile.h for why the lock survives).
+ * Mapping a page costs open, fstat, flock, mmap and close, plus ftruncate
+ * and fallocate for a new page; faulting in is one madvise for the whole
+ * run of pages. No descriptor stays open (see eal_hugefile.h for why the
+ * lock survives).
+ *
+ * A new page is allocated in its file (fallocate) before it is mapped, so
+ * that running out of hugepages fails there: a MAP_FIXED mmap that fails
+ * leaves a hole in the list's reserved range, which another mapping could
+ * then take. A mapping that fails all the same is followed by
+ * re-reserving the slot.
  *
  * A reused file (--huge-unlink=never) is dirty when it has a page
  * allocated (st_blocks > 0): a file that exists but was never faulted in
@@ -77,6 +84,19 @@ file_open(const struct eal_mem *mem, const char *path, uint64_t page_sz,
 	return fd;
 }
 
+/* Map a page's file at its slot, keeping the slot reserved on failure. */
+static int
+file_map_slot(const struct rte_memseg_list *msl, unsigned int idx, int fd)
+{
+	void *addr = eal_msl_slot_addr(msl, idx);
+	int ret = eal_os_map_shared(addr, msl->page_sz, fd, 0);
+
+	if (ret < 0 && eal_os_va_restore(addr, msl->page_sz) < 0)
+		EAL_LOG(CRIT, "address range at %p was taken by another mapping",
+				addr);
+	return ret;
+}
+
 static int
 file_map_one(struct eal_mem *mem, unsigned int l, unsigned int idx, bool *dirty)
 {
@@ -95,9 +115,13 @@ file_map_one(struct eal_mem *mem, unsigned int l, unsigned int idx, bool *dirty)
 		EAL_LOG(ERR, "%s is in use by another process", path);
 		ret = -EBUSY;
 	}
+	if (ret == 0 && !*dirty) {
+		ret = eal_os_allocate(fd, 0, msl->page_sz);
+		if (ret == -ENOSPC)
+			ret = -ENOMEM;
+	}
 	if (ret == 0)
-		ret = eal_os_map_shared(eal_msl_slot_addr(msl, idx),
-				msl->page_sz, fd, 0);
+		ret = file_map_slot(msl, idx, fd);
 	eal_os_close(fd);
 	/* A file without data is ours to remove, unless another holds it. */
 	if (ret < 0 && ret != -EBUSY && !*dirty)

@@ -170,17 +170,23 @@ range_map(struct eal_mem *mem, unsigned int l, unsigned int idx, unsigned int n,
 	for (i = 0; i < n; i++)
 		dirty[i] = bit_get(loc->may_hold_data, idx + i);
 	ret = eal_os_allocate(loc->fd, off, len);
-	if (ret == 0)
+	if (ret == 0) {
 		ret = eal_os_map_shared(addr, len, loc->fd, (off_t)off);
-	if (ret == 0)
+		if (ret < 0 && eal_os_va_restore(addr, len) < 0)
+			EAL_LOG(CRIT, "address range at %p was taken by another mapping",
+					addr);
+	}
+	if (ret == 0) {
 		ret = eal_os_populate(addr, len);
+		if (ret < 0)
+			eal_os_va_unmap_keep(addr, len);
+	}
 	if (ret == 0) {
 		bits_set(loc->may_hold_data, idx, n, true);
 		return 0;
 	}
 	EAL_LOG(DEBUG, "cannot map %u pages of list %u: %s", n, l,
 			strerror(-ret));
-	eal_os_va_unmap_keep(addr, len);
 	for (i = 0; i < n; i++)
 		if (!dirty[i])
 			eal_os_punch_hole(loc->fd, off + i * msl->page_sz,

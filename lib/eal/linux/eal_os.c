@@ -74,6 +74,24 @@ eal_os_va_unmap_keep(void *addr, size_t len)
 }
 
 int
+eal_os_va_restore(void *addr, size_t len)
+{
+	void *p = mmap(addr, len, PROT_NONE,
+			MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE |
+					MAP_FIXED_NOREPLACE,
+			-1, 0);
+
+	if (p == MAP_FAILED)
+		return -errno;
+	if (p != addr) {
+		/* A kernel without MAP_FIXED_NOREPLACE took it as a hint. */
+		munmap(p, len);
+		return -EEXIST;
+	}
+	return 0;
+}
+
+int
 eal_os_map_shared(void *addr, size_t len, int fd, off_t off)
 {
 	void *p = mmap(addr, len, PROT_READ | PROT_WRITE,

@@ -34,10 +34,23 @@ int eal_os_va_release(void *addr, size_t len);
  */
 int eal_os_va_unmap_keep(void *addr, size_t len);
 
-/* Map @p len bytes of @p fd at @p off, shared and writable, exactly at @p addr. */
+/*
+ * Reserve [addr, addr+len) again after a failed MAP_FIXED mapping there,
+ * which on Linux leaves the range unmapped. Never replaces a mapping that
+ * another thread placed in the hole meanwhile.
+ *
+ * @return 0, or -EEXIST if the hole was taken.
+ */
+int eal_os_va_restore(void *addr, size_t len);
+
+/*
+ * Map @p len bytes of @p fd at @p off, shared and writable, exactly at
+ * @p addr. On failure the range may be left unmapped: see
+ * eal_os_va_restore().
+ */
 int eal_os_map_shared(void *addr, size_t len, int fd, off_t off);
 
-/* Map anonymous private memory exactly at @p addr. */
+/* Map anonymous private memory exactly at @p addr (failure as above). */
 int eal_os_map_anon(void *addr, size_t len);
 
 /*
