@@ -1,0 +1,81 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 The rtemem authors
+#
+# Build an outside program against an installed rtemem, with nothing but
+# its public headers and `pkg-config rtemem`, and run it in each memory
+# mode: a restart with --huge-unlink=never must see DIRTY on exactly the
+# pages that came from reused files.
+#
+# Usage: devtools/test-external.sh BUILD_DIR HUGETLBFS_DIR
+# Prints one line per check and exits 1 if any failed.
+
+set -euo pipefail
+
+build=$(realpath "$1")
+huge=$2
+top=$(realpath "$(dirname "$0")/..")
+stage=$(mktemp -d)
+dir=$huge/external
+failed=0
+
+cleanup()
+{
+	rm -rf "$stage"
+	rm -rf "${dir:?}"
+}
+trap cleanup EXIT
+
+meson install -C "$build" --destdir "$stage" --quiet
+pc=$(dirname "$(find "$stage" -name rtemem.pc | head -n 1)")
+export PKG_CONFIG_PATH=$pc PKG_CONFIG_SYSROOT_DIR=$stage
+export LD_LIBRARY_PATH=${pc%/pkgconfig}
+cc -Wall -Wextra -Werror -o "$stage/memseg_walk" \
+	"$top/examples/memseg_walk/main.c" \
+	$(pkg-config --cflags --libs rtemem)
+echo "built examples/memseg_walk with pkg-config rtemem from $stage"
+
+# expect NAME WANT EAL_ARGS... -- APP_ARGS: run and compare the line.
+expect()
+{
+	local name=$1 want=$2 got
+
+	shift 2
+	got=$("$stage/memseg_walk" --huge-dir "$dir" --file-prefix ext \
+		"$@" 2>"$stage/err" | grep '^pages' || true)
+	if [ "$got" = "$want" ]; then
+		echo "ok: $name: $got"
+	else
+		echo "FAILED: $name: got '$got', expected '$want'"
+		sed 's/^/    /' "$stage/err"
+		failed=1
+	fi
+}
+
+mkdir -p "$dir"
+expect "file per page" "pages 4 dirty 0 bytes 8388608" -m 8
+expect "single file" "pages 4 dirty 0 bytes 8388608" -m 8 \
+	--single-file-segments
+expect "in-memory" "pages 4 dirty 0 bytes 8388608" -m 8 --in-memory
+expect "legacy" "pages 4 dirty 0 bytes 8388608" -m 8 --legacy-mem
+expect "no-huge" "pages 2048 dirty 0 bytes 8388608" -m 8 --no-huge
+expect "never, first run" "pages 4 dirty 0 bytes 8388608" -m 8 \
+	--huge-unlink=never -- fill
+expect "never, restart" "pages 4 dirty 4 bytes 8388608" -m 8 \
+	--huge-unlink=never
+rm -f "$dir/extmap_2"
+expect "never, one file gone" "pages 4 dirty 3 bytes 8388608" -m 8 \
+	--huge-unlink=never
+expect "never, grown" "pages 8 dirty 4 bytes 16777216" -m 16 \
+	--huge-unlink=never
+rm -f "$dir"/extmap_*
+expect "never + single file, first run" "pages 4 dirty 0 bytes 8388608" \
+	-m 8 --single-file-segments --huge-unlink=never -- fill
+expect "never + single file, restart" "pages 4 dirty 4 bytes 8388608" \
+	-m 8 --single-file-segments --huge-unlink=never
+rm -f "$dir"/extmap_*
+expect "never + legacy, first run" "pages 4 dirty 0 bytes 8388608" \
+	-m 8 --legacy-mem --huge-unlink=never -- fill
+expect "never + legacy, restart" "pages 4 dirty 4 bytes 8388608" \
+	-m 8 --legacy-mem --huge-unlink=never
+exit $failed
