@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -459,6 +460,167 @@ test_mem_exhaust_rollback(void)
 	return ret;
 }
 
+/* A hugetlb cgroup (v1) this test made, and the mount it made for it. */
+struct hugetlb_cg {
+	char mnt[64]; /* where the hugetlb hierarchy is mounted */
+	char dir[128]; /* the test's cgroup inside it */
+};
+
+static int
+write_str(const char *path, const char *val)
+{
+	FILE *f = fopen(path, "w");
+	int ret;
+
+	if (f == NULL)
+		return -1;
+	ret = fputs(val, f) < 0 ? -1 : 0;
+	if (fclose(f) != 0)
+		ret = -1;
+	return ret;
+}
+
+static void
+cg_move_self(const char *dir)
+{
+	char path[256], pid[32];
+
+	snprintf(path, sizeof(path), "%s/cgroup.procs", dir);
+	snprintf(pid, sizeof(pid), "%d", getpid());
+	write_str(path, pid);
+}
+
+/* Make a cgroup allowed @p bytes of 2 MB pages, charged at fault time. */
+static int
+cg_create(struct hugetlb_cg *cg, uint64_t bytes)
+{
+	char path[256], val[32];
+
+	snprintf(cg->mnt, sizeof(cg->mnt), "/tmp/rtemem-cg-XXXXXX");
+	if (mkdtemp(cg->mnt) == NULL)
+		return -1;
+	if (mount("none", cg->mnt, "cgroup", 0, "hugetlb") != 0) {
+		rmdir(cg->mnt);
+		return -1;
+	}
+	snprintf(cg->dir, sizeof(cg->dir), "%s/rtemem-%d", cg->mnt, getpid());
+	snprintf(path, sizeof(path), "%s/hugetlb.2MB.limit_in_bytes", cg->dir);
+	snprintf(val, sizeof(val), "%" PRIu64, bytes);
+	if (mkdir(cg->dir, 0755) != 0 || write_str(path, val) != 0) {
+		rmdir(cg->dir);
+		umount(cg->mnt);
+		rmdir(cg->mnt);
+		return -1;
+	}
+	return 0;
+}
+
+static void
+cg_destroy(struct hugetlb_cg *cg)
+{
+	cg_move_self(cg->mnt);
+	rmdir(cg->dir);
+	umount(cg->mnt);
+	rmdir(cg->mnt);
+}
+
+/*
+ * Run a child inside a cgroup allowed only 8 MB of hugepages. @p mb at
+ * start must fail with a clean error; or, with mb 0, the child's run-time
+ * allocation must fail and roll back (mem_exhaust).
+ */
+static int
+cg_run(const char *name, const char *mb, const char *mode_arg,
+		struct test_child_result *res, char *dir, size_t len)
+{
+	char dir_arg[PATH_MAX + 16], pfx[64], m_arg[32];
+	const char *args[8];
+	struct hugetlb_cg cg;
+	int n = 0, ret;
+
+	if (test_scratch_dir(name, dir, len) < 0)
+		return -1;
+	if (cg_create(&cg, 8 << 20) < 0) {
+		test_scratch_dir_remove(dir);
+		return -2;
+	}
+	snprintf(dir_arg, sizeof(dir_arg), "--huge-dir=%s", dir);
+	snprintf(pfx, sizeof(pfx), "--file-prefix=%s", name);
+	snprintf(m_arg, sizeof(m_arg), "-m%s", mb);
+	args[n++] = dir_arg;
+	args[n++] = pfx;
+	args[n++] = m_arg;
+	if (mode_arg != NULL)
+		args[n++] = mode_arg;
+	args[n] = NULL;
+	cg_move_self(cg.dir);
+	ret = test_child_run(
+			strcmp(mb, "0") == 0 ? "mem_exhaust" : NULL, args, res);
+	cg_destroy(&cg);
+	return ret;
+}
+
+static int
+cg_case(const char *name, const char *mb, const char *mode_arg)
+{
+	struct test_child_result res;
+	long before = free_2m_pages();
+	char dir[PATH_MAX];
+	int ret, files;
+
+	ret = cg_run(name, mb, mode_arg, &res, dir, sizeof(dir));
+	if (ret == -1)
+		return test_skip_hugepages("no hugetlbfs scratch directory");
+	if (ret == -2)
+		return test_skip_hugepages("cannot create a hugetlb cgroup");
+	files = count_files(dir);
+	printf("%s (-m %s %s): exit %d signal %d, %d files left, free pages %ld -> %ld\n%s",
+			name, mb, mode_arg ? mode_arg : "", res.exit_code,
+			res.signal, files, before, free_2m_pages(), res.output);
+	if (test_scratch_dir_remove(dir) < 0)
+		return TEST_FAILED;
+	TEST_ASSERT_SUCCESS(ret, "child did not run");
+	TEST_ASSERT_EQUAL(
+			res.signal, 0, "child killed by signal %d", res.signal);
+	if (strcmp(mb, "0") == 0)
+		TEST_ASSERT_EQUAL(res.exit_code, 0, "run-time rollback failed");
+	else
+		TEST_ASSERT_STR_CONTAINS(
+				res.output, "cannot map", "no clean error");
+	TEST_ASSERT_EQUAL(files, 0, "files left behind");
+	TEST_ASSERT_EQUAL(free_2m_pages(), before, "pages not given back");
+	return TEST_SUCCESS;
+}
+
+/*
+ * A hugetlb cgroup limit enforced at fault time: the case where DPDK
+ * relies on catching SIGBUS. Here the mapping fails with an error, at
+ * start and at run time, and leaves nothing behind.
+ */
+static int
+test_mem_cgroup_limit(void)
+{
+	static const struct {
+		const char *name, *mb, *mode;
+	} cases[] = {
+		{ "cg_page", "16", NULL },
+		{ "cg_single", "16", "--single-file-segments" },
+		{ "cg_memfd", "16", "--in-memory" },
+		{ "cg_legacy", "16", "--legacy-mem" },
+		{ "cg_runtime_page", "0", NULL },
+		{ "cg_runtime_single", "0", "--single-file-segments" },
+	};
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < RTE_DIM(cases); i++) {
+		ret = cg_case(cases[i].name, cases[i].mb, cases[i].mode);
+		if (ret != TEST_SUCCESS)
+			return ret;
+	}
+	return TEST_SUCCESS;
+}
+
 static struct unit_test_suite memory_suite = {
 	.suite_name = "memory API and page allocator",
 	.unit_test_cases = {
@@ -468,6 +630,7 @@ static struct unit_test_suite memory_suite = {
 		TEST_CASE(test_mem_validator),
 		TEST_CASE(test_mem_free_errors),
 		TEST_CASE(test_mem_exhaust_rollback),
+		TEST_CASE(test_mem_cgroup_limit),
 		TEST_CASES_END(),
 	},
 };
