@@ -227,6 +227,30 @@ check_fd(struct rte_memseg **ms)
 }
 
 static int
+check_dump_and_lock(struct rte_memseg **ms)
+{
+	char *buf = NULL, want[128];
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	TEST_ASSERT_NOT_NULL(f, "open_memstream");
+	rte_dump_physmem_layout(f);
+	fclose(f);
+	snprintf(want, sizeof(want), "  run: va %p len 0x800000 (4 pages)",
+			ms[0]->addr);
+	if (strstr(buf, "list: page 2048 kB, socket 0") == NULL ||
+			strstr(buf, want) == NULL) {
+		printf("dump lacks \"%s\":\n%s", want, buf);
+		free(buf);
+		return TEST_FAILED;
+	}
+	free(buf);
+	TEST_ASSERT_SUCCESS(rte_mem_lock_page(RTE_PTR_ADD(ms[3]->addr, 5)),
+			"lock page: %s", rte_strerror(rte_errno));
+	return TEST_SUCCESS;
+}
+
+static int
 test_mem_alloc_lookup(void)
 {
 	struct rte_memseg *ms[4];
@@ -246,6 +270,8 @@ test_mem_alloc_lookup(void)
 		ret = check_lookups(ms);
 	if (ret == TEST_SUCCESS)
 		ret = check_fd(ms);
+	if (ret == TEST_SUCCESS)
+		ret = check_dump_and_lock(ms);
 	TEST_ASSERT_SUCCESS(free_pages(ms, 4), "free");
 	TEST_ASSERT_EQUAL(rte_eal_get_physmem_size(), 0, "physmem after free");
 	TEST_ASSERT_EQUAL(count_files(dir), 0, "files left after free");
