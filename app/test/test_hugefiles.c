@@ -560,24 +560,22 @@ test_hf_second_primary(void)
 }
 
 /*
- * With --huge-unlink=never, a page file that another process holds locked
- * is neither mapped nor removed: init fails and names it.
+ * A page file that another process holds locked is neither mapped, nor
+ * truncated, nor removed, whatever the mode: init fails and names it.
  */
 static int
-test_hf_file_held_elsewhere(void)
+hf_held_case(const char *name, const char *const *eal)
 {
-	static const char *const eal[] = { "-m", "8", "--huge-unlink=never",
-		NULL };
 	struct test_child_result res;
 	char path[PATH_MAX * 2], want[PATH_MAX * 2 + 32];
 	struct hf_case c;
 	int fd, ret = TEST_SUCCESS;
 
-	if (hf_case_open(&c, "held") < 0)
+	if (hf_case_open(&c, name) < 0)
 		return test_skip_hugepages("no hugetlbfs scratch directory");
 	snprintf(path, sizeof(path), "%s/%smap_0", c.dir, c.prefix);
 	fd = open(path, O_CREAT | O_RDWR, 0600);
-	if (fd < 0 || flock(fd, LOCK_SH) != 0)
+	if (fd < 0 || ftruncate(fd, 4 << 20) != 0 || flock(fd, LOCK_SH) != 0)
 		ret = TEST_FAILED;
 	snprintf(want, sizeof(want), "%s is in use by another process", path);
 	if (ret == TEST_SUCCESS)
@@ -585,16 +583,43 @@ test_hf_file_held_elsewhere(void)
 	if (ret == TEST_SUCCESS &&
 			(res.exit_code != TEST_CHILD_INIT_FAILED ||
 					strstr(res.output, want) == NULL ||
-					access(path, F_OK) != 0)) {
-		printf("exit %d, file %s: %s\n", res.exit_code,
+					access(path, F_OK) != 0 ||
+					lseek(fd, 0, SEEK_END) != 4 << 20)) {
+		printf("%s: exit %d, file %s, size %ld: %s\n", name,
+				res.exit_code,
 				access(path, F_OK) == 0 ? "kept" : "removed",
-				res.output);
+				(long)lseek(fd, 0, SEEK_END), res.output);
 		ret = TEST_FAILED;
 	}
 	if (fd >= 0)
 		close(fd);
 	if (hf_case_close(&c) < 0)
 		ret = TEST_FAILED;
+	return ret;
+}
+
+static int
+test_hf_file_held_elsewhere(void)
+{
+	static const char *const page_never[] = { "-m", "8",
+		"--huge-unlink=never", NULL };
+	static const char *const page_existing[] = { "-m", "8", NULL };
+	static const char *const page_always[] = { "-m", "8",
+		"--huge-unlink=always", NULL };
+	static const char *const single_existing[] = { "-m", "8",
+		"--single-file-segments", NULL };
+	static const char *const single_never[] = { "-m", "8",
+		"--single-file-segments", "--huge-unlink=never", NULL };
+	int ret = hf_held_case("held_never", page_never);
+
+	if (ret == TEST_SUCCESS)
+		ret = hf_held_case("held_existing", page_existing);
+	if (ret == TEST_SUCCESS)
+		ret = hf_held_case("held_always", page_always);
+	if (ret == TEST_SUCCESS)
+		ret = hf_held_case("held_single", single_existing);
+	if (ret == TEST_SUCCESS)
+		ret = hf_held_case("held_single_never", single_never);
 	return ret;
 }
 

@@ -44,43 +44,39 @@ file_path(const struct eal_mem *mem, unsigned int l, unsigned int idx,
 			l * RTE_MAX_MEMSEG_PER_LIST + idx);
 }
 
-/* Open a page's file as the policy says; tell if it holds earlier data. */
+/*
+ * Open and lock a page's file as the policy says, sized to one page, and
+ * tell whether it holds earlier data.
+ */
 static int
 file_open(const struct eal_mem *mem, const char *path, uint64_t page_sz,
 		bool *dirty)
 {
-	uint64_t size, allocated;
-	int fd, ret;
+	uint64_t size = 0, allocated = 0;
+	bool created;
+	int fd, ret = 0;
 
 	*dirty = false;
-	if (mem->policy->reuse) {
-		fd = eal_os_open(path, O_RDWR | O_CREAT, 0600);
-		if (fd < 0)
-			return fd;
-		ret = eal_os_fsize(fd, &size, &allocated);
-		if (ret == 0 && size != page_sz)
-			ret = eal_os_truncate(fd, page_sz);
-		*dirty = allocated > 0;
-		if (ret < 0) {
-			eal_os_close(fd);
-			return ret;
-		}
-		return fd;
-	}
-	fd = eal_os_open(path, O_RDWR | O_CREAT | O_EXCL, 0600);
-	if (fd == -EEXIST) {
-		/* A leftover that stale-file clearing kept: never reuse it. */
+	fd = eal_hugefile_open_locked(path, &created);
+	if (fd >= 0 && !created && !mem->policy->reuse) {
+		/* A leftover nobody holds: never reuse it, start afresh. */
 		eal_os_unlink(path);
-		fd = eal_os_open(path, O_RDWR | O_CREAT | O_EXCL, 0600);
+		eal_os_close(fd);
+		fd = eal_hugefile_open_locked(path, &created);
 	}
 	if (fd < 0)
 		return fd;
-	ret = eal_os_truncate(fd, page_sz);
+	if (!created)
+		ret = eal_os_fsize(fd, &size, &allocated);
+	if (ret == 0 && size != page_sz)
+		ret = eal_os_truncate(fd, page_sz);
 	if (ret < 0) {
 		eal_os_close(fd);
-		eal_os_unlink(path);
+		if (created)
+			eal_os_unlink(path);
 		return ret;
 	}
+	*dirty = allocated > 0;
 	return fd;
 }
 
@@ -106,16 +102,14 @@ file_map_one(struct eal_mem *mem, unsigned int l, unsigned int idx, bool *dirty)
 
 	file_path(mem, l, idx, path, sizeof(path));
 	fd = file_open(mem, path, msl->page_sz, dirty);
-	if (fd < 0) {
-		EAL_LOG(ERR, "cannot open %s: %s", path, strerror(-fd));
-		return fd;
-	}
-	ret = eal_os_trylock(fd, true);
-	if (ret == -EWOULDBLOCK) {
+	if (fd == -EBUSY)
 		EAL_LOG(ERR, "%s is in use by another process", path);
-		ret = -EBUSY;
-	}
-	if (ret == 0 && !*dirty) {
+	else if (fd < 0)
+		EAL_LOG(ERR, "cannot open %s: %s", path, strerror(-fd));
+	if (fd < 0)
+		return fd;
+	ret = 0;
+	if (!*dirty) {
 		ret = eal_os_allocate(fd, 0, msl->page_sz);
 		if (ret == -ENOSPC)
 			ret = -ENOMEM;
@@ -123,11 +117,12 @@ file_map_one(struct eal_mem *mem, unsigned int l, unsigned int idx, bool *dirty)
 	if (ret == 0)
 		ret = file_map_slot(msl, idx, fd);
 	eal_os_close(fd);
-	/* A file without data is ours to remove, unless another holds it. */
-	if (ret < 0 && ret != -EBUSY && !*dirty)
-		eal_os_unlink(path);
-	if (ret < 0 && ret != -EBUSY)
+	if (ret < 0) {
+		/* We hold the file: without data, it is ours to remove. */
+		if (!*dirty)
+			eal_os_unlink(path);
 		EAL_LOG(DEBUG, "cannot map %s: %s", path, strerror(-ret));
+	}
 	return ret;
 }
 

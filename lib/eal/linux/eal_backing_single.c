@@ -83,30 +83,29 @@ single_open_file(struct eal_mem *mem, unsigned int l)
 {
 	struct eal_msl_local *loc = &mem->local[l];
 	char path[PATH_MAX];
-	int fd, ret;
+	bool created;
+	int fd, ret = 0;
 
 	single_path(mem, l, path, sizeof(path));
-	if (mem->policy->reuse) {
-		fd = eal_os_open(path, O_RDWR | O_CREAT, 0600);
-	} else {
+	fd = eal_hugefile_open_locked(path, &created);
+	if (fd >= 0 && !created && !mem->policy->reuse) {
+		/* A leftover nobody holds: never reuse it, start afresh. */
 		eal_os_unlink(path);
-		fd = eal_os_open(path, O_RDWR | O_CREAT | O_EXCL, 0600);
-	}
-	if (fd < 0) {
-		EAL_LOG(ERR, "cannot open %s: %s", path, strerror(-fd));
-		return fd;
-	}
-	ret = eal_os_trylock(fd, true);
-	if (ret == 0 && mem->policy->reuse)
-		ret = single_note_existing(mem, l, fd);
-	if (ret < 0) {
-		if (ret == -EWOULDBLOCK)
-			EAL_LOG(ERR, "%s is in use by another process", path);
 		eal_os_close(fd);
-		return ret == -EWOULDBLOCK ? -EBUSY : ret;
+		fd = eal_hugefile_open_locked(path, &created);
 	}
+	if (fd == -EBUSY)
+		EAL_LOG(ERR, "%s is in use by another process", path);
+	else if (fd < 0)
+		EAL_LOG(ERR, "cannot open %s: %s", path, strerror(-fd));
+	if (fd >= 0 && !created)
+		ret = single_note_existing(mem, l, fd);
+	if (fd >= 0 && ret < 0)
+		eal_os_close(fd);
+	if (fd < 0 || ret < 0)
+		return fd < 0 ? fd : ret;
 	loc->fd = fd;
-	loc->fd_created = !mem->policy->reuse;
+	loc->fd_created = created;
 	return 0;
 }
 
@@ -116,7 +115,7 @@ single_open(struct eal_mem *mem, unsigned int l, bool named)
 	struct eal_msl_local *loc = &mem->local[l];
 	unsigned int n = mem->mcfg->memsegs[l].n_segs;
 	char name[32];
-	int fd;
+	int fd, ret;
 
 	if (loc->fd >= 0)
 		return 0;
@@ -133,7 +132,12 @@ single_open(struct eal_mem *mem, unsigned int l, bool named)
 	loc->may_hold_data = calloc((n + 63) / 64, sizeof(uint64_t));
 	if (loc->may_hold_data == NULL)
 		return -ENOMEM;
-	return single_open_file(mem, l);
+	ret = single_open_file(mem, l);
+	if (ret < 0) {
+		free(loc->may_hold_data);
+		loc->may_hold_data = NULL;
+	}
+	return ret;
 }
 
 /* Close and (if this process made it and nothing uses it) remove the file. */

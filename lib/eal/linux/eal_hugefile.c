@@ -139,6 +139,25 @@ eal_hugefile_match(const char *name, const char *prefix, unsigned int *id)
 	return true;
 }
 
+int
+eal_hugefile_open_locked(const char *path, bool *created)
+{
+	int fd, ret;
+
+	fd = eal_os_open(path, O_RDWR | O_CREAT | O_EXCL, 0600);
+	*created = fd >= 0;
+	if (fd == -EEXIST)
+		fd = eal_os_open(path, O_RDWR, 0);
+	if (fd < 0)
+		return fd;
+	ret = eal_os_trylock(fd, true);
+	if (ret < 0) {
+		eal_os_close(fd);
+		return ret == -EWOULDBLOCK ? -EBUSY : ret;
+	}
+	return fd;
+}
+
 /* Remove one stale file unless a live process holds it. */
 static bool
 hugefile_try_remove(int dfd, const char *name)

@@ -58,6 +58,16 @@ int eal_hugefile_prefix_lock(
 void eal_hugefile_prefix_unlock(int fd, const char *dir, const char *prefix);
 
 /*
+ * Open @p path, creating it if missing, and lock it exclusively. A file is
+ * locked before anything else is done to it: a file that exists may belong
+ * to a live process (of another program using the same names, say).
+ *
+ * @return the descriptor (with *created telling whether this call made
+ *   the file), -EBUSY if another process holds it, or another -errno.
+ */
+int eal_hugefile_open_locked(const char *path, bool *created);
+
+/*
  * Remove the files of @p prefix in @p dir that no process holds locked
  * (left by a crash); files of other prefixes are never touched.
  *
