@@ -116,6 +116,7 @@ mem_setup(struct eal_mem *mem, const struct eal_options *opts,
 	mem->opts = opts;
 	mem->hpi = hpi;
 	mem->pagemap_fd = -1;
+	pthread_mutex_init(&mem->fd_lock, NULL);
 	for (i = 0; i < RTE_DIM(mem->prefix_lock_fd); i++)
 		mem->prefix_lock_fd[i] = -1;
 	mem->backing = mem_choose_backing(opts);

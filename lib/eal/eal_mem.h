@@ -22,6 +22,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <limits.h>
+#include <pthread.h>
 
 #include <rte_eal.h>
 #include <rte_memory.h>
@@ -97,9 +98,9 @@ struct eal_mem {
 	struct eal_msl_local local[RTE_MAX_MEMSEG_LISTS];
 	int prefix_lock_fd[EAL_MAX_PAGE_SIZES]; /* per hugetlbfs dir, or -1 */
 	int pagemap_fd; /* /proc/self/pagemap, kept open for IOVA as PA */
+	pthread_mutex_t fd_lock; /* guards seg_fds: walks may run in parallel */
 	struct eal_mem_events events; /* callbacks and validators */
 	bool init_done; /* events are sent only after init */
-	bool reuse_warned; /* the --huge-unlink=never warning was logged */
 };
 
 /*

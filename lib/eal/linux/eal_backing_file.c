@@ -167,7 +167,7 @@ file_map(struct eal_mem *mem, unsigned int l, unsigned int idx, unsigned int n,
 		EAL_LOG(DEBUG, "cannot fault in %u pages of %" PRIu64 " kB: %s",
 				n, msl->page_sz >> 10, strerror(-ret));
 		file_rollback(mem, l, idx, n, dirty);
-		return -ENOMEM;
+		return ret == -EFAULT ? -ENOMEM : ret;
 	}
 	if (mem->policy->unlink_after_map) {
 		for (i = 0; i < n; i++) {
@@ -216,16 +216,15 @@ file_unmap(struct eal_mem *mem, unsigned int l, unsigned int idx,
 	return 0;
 }
 
+/* The descriptor of a mapped page, opened on first request. */
 static int
-file_get_fd(struct eal_mem *mem, unsigned int l, unsigned int idx, int *fd,
-		uint64_t *off)
+file_get_fd_locked(
+		struct eal_mem *mem, unsigned int l, unsigned int idx, int *fd)
 {
 	struct eal_msl_local *loc = &mem->local[l];
-	char path[PATH_MAX];
 	unsigned int i, n = mem->mcfg->memsegs[l].n_segs;
+	char path[PATH_MAX];
 
-	if (mem->policy->unlink_after_map)
-		return -ENOTSUP; /* the file is gone */
 	if (loc->seg_fds == NULL) {
 		loc->seg_fds = malloc(n * sizeof(int));
 		if (loc->seg_fds == NULL)
@@ -240,8 +239,23 @@ file_get_fd(struct eal_mem *mem, unsigned int l, unsigned int idx, int *fd,
 			return loc->seg_fds[idx];
 	}
 	*fd = loc->seg_fds[idx];
-	*off = 0;
 	return 0;
+}
+
+static int
+file_get_fd(struct eal_mem *mem, unsigned int l, unsigned int idx, int *fd,
+		uint64_t *off)
+{
+	int ret;
+
+	if (mem->policy->unlink_after_map)
+		return -ENOTSUP; /* the file is gone */
+	/* Callers hold the hotplug lock only for reading. */
+	pthread_mutex_lock(&mem->fd_lock);
+	ret = file_get_fd_locked(mem, l, idx, fd);
+	pthread_mutex_unlock(&mem->fd_lock);
+	*off = 0;
+	return ret;
 }
 
 static void
