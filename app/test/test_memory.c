@@ -374,6 +374,54 @@ test_mem_free_errors(void)
 	return TEST_SUCCESS;
 }
 
+/* NULL or the same page twice in one bulk free: an error, no crash. */
+static int
+test_mem_free_misuse(void)
+{
+	struct rte_memseg *ms[2], *twice[2];
+
+	TEST_ASSERT_EQUAL(alloc_pages(ms, 2, true), 2, "alloc");
+	twice[0] = NULL;
+	twice[1] = ms[1];
+	TEST_ASSERT_EQUAL(free_pages(twice, 2), -EINVAL, "NULL page");
+	TEST_ASSERT_EQUAL(rte_eal_get_physmem_size(), 2 * PG, "freed anyway");
+	twice[0] = ms[0];
+	twice[1] = ms[0];
+	TEST_ASSERT_EQUAL(free_pages(twice, 2), -EINVAL, "page given twice");
+	TEST_ASSERT_EQUAL(rte_eal_get_physmem_size(), PG, "one page left");
+	TEST_ASSERT_SUCCESS(free_pages(&ms[1], 1), "free the other");
+	return TEST_SUCCESS;
+}
+
+/* Child (--legacy-mem): memory never changes, so events are refused. */
+static int
+mem_child_legacy_events(int argc, char **argv)
+{
+	RTE_SET_USED(argc);
+	RTE_SET_USED(argv);
+	if (rte_mem_event_callback_register("x", event_cb, NULL) != -1 ||
+			rte_errno != ENOTSUP)
+		return 1;
+	if (rte_mem_alloc_validator_register("x", refuse, 0, 0) != -1 ||
+			rte_errno != ENOTSUP)
+		return 2;
+	return 0;
+}
+REGISTER_CHILD_ACTION(mem_legacy_events, mem_child_legacy_events)
+
+static int
+test_mem_legacy_events(void)
+{
+	static const char *const args[] = { "--no-huge", "-m", "4", NULL };
+	struct test_child_result res;
+
+	TEST_ASSERT_SUCCESS(test_child_run("mem_legacy_events", args, &res),
+			"child");
+	TEST_ASSERT_EQUAL(res.exit_code, 0, "step %d: %s", res.exit_code,
+			res.output);
+	return TEST_SUCCESS;
+}
+
 /*
  * 0 if every byte of [start, end) is mapped (reserved) in this process,
  * else the bytes from the first hole to @p end.
@@ -655,6 +703,8 @@ static struct unit_test_suite memory_suite = {
 		TEST_CASE(test_mem_events),
 		TEST_CASE(test_mem_validator),
 		TEST_CASE(test_mem_free_errors),
+		TEST_CASE(test_mem_free_misuse),
+		TEST_CASE(test_mem_legacy_events),
 		TEST_CASE(test_mem_exhaust_rollback),
 		TEST_CASE(test_mem_cgroup_limit),
 		TEST_CASES_END(),

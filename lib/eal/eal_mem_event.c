@@ -72,6 +72,11 @@ mem_events(const char *name)
 		rte_errno = E_RTE_NO_CONFIG;
 		return NULL;
 	}
+	if (!mem->mode->can_grow) {
+		/* Legacy memory never changes: nothing would ever be told. */
+		rte_errno = ENOTSUP;
+		return NULL;
+	}
 	return &mem->events;
 }
 

@@ -221,7 +221,7 @@ eal_mem_free_pages(struct eal_mem *mem, struct rte_memseg **ms, int n)
 	int i, start, l, ret = 0;
 
 	for (i = 0; i < n; i++) {
-		l = memalloc_check_free(mem, ms[i]);
+		l = ms[i] == NULL ? -EINVAL : memalloc_check_free(mem, ms[i]);
 		if (l < 0)
 			return l;
 	}
@@ -231,6 +231,12 @@ eal_mem_free_pages(struct eal_mem *mem, struct rte_memseg **ms, int n)
 		unsigned int idx;
 
 		l = memalloc_check_free(mem, ms[start]);
+		if (l < 0) {
+			/* Given twice: already unmapped with an earlier run. */
+			i = start + 1;
+			ret = -EINVAL;
+			continue;
+		}
 		msl = &mem->mcfg->memsegs[l];
 		idx = RTE_PTR_DIFF(ms[start]->addr, msl->base_va) /
 				msl->page_sz;
