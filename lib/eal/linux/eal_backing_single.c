@@ -13,7 +13,8 @@
  * hugetlbfs, so a slot is taken as dirty when it lies inside the file as
  * it was found (unless the file had no page at all), or when this process
  * mapped it and did not punch it out since: may_hold_data has a bit per
- * slot. A memfd is new and private, so it is always clean.
+ * slot. A memfd starts empty; its pages are punched out when freed, so
+ * only a page whose punch failed comes back dirty.
  */
 
 #include <errno.h>
@@ -115,29 +116,30 @@ single_open(struct eal_mem *mem, unsigned int l, bool named)
 	struct eal_msl_local *loc = &mem->local[l];
 	unsigned int n = mem->mcfg->memsegs[l].n_segs;
 	char name[32];
-	int fd, ret;
+	int ret;
 
 	if (loc->fd >= 0)
 		return 0;
-	if (!named) {
-		snprintf(name, sizeof(name), "rtemem_seg_%u", l);
-		fd = eal_os_memfd_huge(name, mem->mcfg->memsegs[l].page_sz);
-		if (fd < 0)
-			EAL_LOG(ERR, "cannot create a hugetlbfs memfd: %s",
-					strerror(-fd));
-		else
-			loc->fd = fd;
-		return fd < 0 ? fd : 0;
-	}
 	loc->may_hold_data = calloc((n + 63) / 64, sizeof(uint64_t));
 	if (loc->may_hold_data == NULL)
 		return -ENOMEM;
-	ret = single_open_file(mem, l);
+	if (named) {
+		ret = single_open_file(mem, l);
+	} else {
+		snprintf(name, sizeof(name), "rtemem_seg_%u", l);
+		ret = eal_os_memfd_huge(name, mem->mcfg->memsegs[l].page_sz);
+		if (ret < 0)
+			EAL_LOG(ERR, "cannot create a hugetlbfs memfd: %s",
+					strerror(-ret));
+		else
+			loc->fd = ret;
+	}
 	if (ret < 0) {
 		free(loc->may_hold_data);
 		loc->may_hold_data = NULL;
+		return ret;
 	}
-	return ret;
+	return 0;
 }
 
 /* Close and (if this process made it and nothing uses it) remove the file. */
@@ -211,9 +213,12 @@ range_unmap(struct eal_mem *mem, unsigned int l, unsigned int idx,
 	ret = eal_os_va_unmap_keep(eal_msl_slot_addr(msl, idx), len);
 	if (ret < 0 || keep_data)
 		return ret;
-	bits_set(mem->local[l].may_hold_data, idx, n, false);
-	return eal_os_punch_hole(
+	ret = eal_os_punch_hole(
 			mem->local[l].fd, (uint64_t)idx * msl->page_sz, len);
+	/* Pages that could not be punched out keep their data: dirty. */
+	if (ret == 0)
+		bits_set(mem->local[l].may_hold_data, idx, n, false);
+	return ret;
 }
 
 static int

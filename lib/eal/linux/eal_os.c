@@ -113,16 +113,13 @@ int
 eal_os_populate(void *addr, size_t len)
 {
 	while (madvise(addr, len, MADV_POPULATE_WRITE) != 0) {
+		/* EINVAL: a kernel before Linux 5.14, without this advice. */
+		if (errno == EINVAL)
+			return -ENOSYS;
 		if (errno != EINTR)
 			return -errno;
 	}
 	return 0;
-}
-
-void
-eal_os_dontdump(void *addr, size_t len)
-{
-	(void)madvise(addr, len, MADV_DONTDUMP);
 }
 
 int

@@ -56,12 +56,9 @@ int eal_os_map_anon(void *addr, size_t len);
 /*
  * Fault in every page of the range for writing. Unlike MAP_POPULATE, a
  * shortage (hugetlb pool, cgroup limit) is reported as -ENOMEM or -EFAULT
- * instead of a later SIGBUS.
+ * instead of a later SIGBUS. -ENOSYS: the kernel is older than Linux 5.14.
  */
 int eal_os_populate(void *addr, size_t len);
-
-/* Exclude a range from core dumps (best effort). */
-void eal_os_dontdump(void *addr, size_t len);
 
 /* open(2) with O_CLOEXEC added. @return the fd or -errno. */
 int eal_os_open(const char *path, int flags, mode_t mode);
