@@ -988,6 +988,18 @@ static const struct bad_case conflict_cases[] = {
 	{ { "--socket-mem=0,2G", "--socket-limit=0,1536K" },
 			"options --socket-limit and --socket-mem conflict: the "
 			"limit 1536 KB on NUMA node 1 is below the 2048 MB to map at start" },
+	{ { "-m", "524289" },
+			"option -m/--memory asks for 524289 MB: at most 524288 MB "
+			"can be mapped" },
+	{ { "--no-huge", "-m", "16384G" },
+			"option -m/--memory asks for 16777216 MB: at most 524288 MB "
+			"can be mapped" },
+	{ { "--socket-mem=0,600G" },
+			"option --socket-mem asks for 614400 MB on NUMA node 1: at "
+			"most 524288 MB can be mapped" },
+	{ { "--no-huge", "-m", "0" },
+			"options --no-huge and -m 0" NOT_TOGETHER
+			"without hugepages all memory is mapped at start, so it must not be 0" },
 };
 
 static int
@@ -1078,11 +1090,6 @@ test_resolve_implied(void)
 					    1),
 			"%s", err);
 	TEST_ASSERT_EQUAL(opts.memory, 128 * RTE_MB, "no-huge -m 128");
-	TEST_ASSERT_SUCCESS(parse_resolve((const char *const[]){ "-m", "0",
-							  "--no-huge", NULL },
-					    1),
-			"%s", err);
-	TEST_ASSERT_EQUAL(opts.memory, 0, "no-huge -m 0 is kept");
 	TEST_ASSERT_SUCCESS(
 			parse_resolve(
 					(const char *const[]){

@@ -790,6 +790,32 @@ resolve_limit_conflicts(const struct eal_options *o, char *err, size_t len)
 	return 0;
 }
 
+/* Amounts of memory that no list layout can hold. */
+static int
+resolve_sizes(const struct eal_options *o, char *err, size_t len)
+{
+	const uint64_t max = (uint64_t)RTE_MAX_MEM_MB << 20;
+	unsigned int node;
+
+	if (o->memory > max)
+		return set_err(err, len,
+				"option -m/--memory asks for %" PRIu64
+				" MB: at most %u MB can be mapped",
+				o->memory >> 20, RTE_MAX_MEM_MB);
+	for (node = 0; node < o->n_socket_mem; node++)
+		if (o->socket_mem[node] > max)
+			return set_err(err, len,
+					"option --socket-mem asks for %" PRIu64
+					" MB on NUMA node %u: at most %u MB can be mapped",
+					o->socket_mem[node] >> 20, node,
+					RTE_MAX_MEM_MB);
+	if (o->no_huge && o->memory_given && o->memory == 0)
+		return set_err(err, len,
+				"options --no-huge and -m 0 cannot be used together: "
+				"without hugepages all memory is mapped at start, so it must not be 0");
+	return 0;
+}
+
 static int
 resolve_lcores(const struct eal_options *o, const bool *cpu_allowed,
 		unsigned int n_cpus, char *err, size_t len)
@@ -819,6 +845,8 @@ eal_options_resolve(struct eal_options *opts, const bool *cpu_allowed,
 		ret = resolve_mode_conflicts(opts, err, err_len);
 	if (ret == 0)
 		ret = resolve_limit_conflicts(opts, err, err_len);
+	if (ret == 0)
+		ret = resolve_sizes(opts, err, err_len);
 	if (ret == 0)
 		ret = resolve_lcores(opts, cpu_allowed, n_cpus, err, err_len);
 	if (ret < 0)
