@@ -413,6 +413,24 @@ hf_expect_flags(const struct hf_case *c, const char *const *eal,
 	return TEST_SUCCESS;
 }
 
+/*
+ * The files of a run of @p n pages on node 0 are <prefix>map_0 to _n-1,
+ * as in DPDK on a machine with one node and one page size.
+ */
+static int
+hf_expect_names(const struct hf_case *c, unsigned int n)
+{
+	char path[PATH_MAX * 2];
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		snprintf(path, sizeof(path), "%s/%smap_%u", c->dir, c->prefix,
+				i);
+		TEST_ASSERT_SUCCESS(access(path, F_OK), "no %s", path);
+	}
+	return TEST_SUCCESS;
+}
+
 #define DNF RTE_MEMSEG_FLAG_DO_NOT_FREE
 #define DIRTY RTE_MEMSEG_FLAG_DIRTY
 
@@ -441,6 +459,8 @@ test_hf_never_restart(void)
 	if (hf_case_open(&c, "never_restart") < 0)
 		return test_skip_hugepages("no hugetlbfs scratch directory");
 	ret = hf_expect_flags(&c, eal, hf_fill, fresh, 4);
+	if (ret == TEST_SUCCESS)
+		ret = hf_expect_names(&c, 4);
 	if (ret == TEST_SUCCESS)
 		ret = hf_expect_flags(&c, eal, hf_check_fill, reused, 4);
 	snprintf(path, sizeof(path), "%s/%smap_1", c.dir, c.prefix);

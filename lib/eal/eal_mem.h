@@ -79,6 +79,9 @@ extern const struct eal_mem_mode eal_mem_mode_legacy;
 /* Per memseg list, what this process holds. */
 struct eal_msl_local {
 	const char *dir; /* hugetlbfs directory of the list's files, or NULL */
+	unsigned int file_list; /* the list's number in file names: node *
+				 * RTE_MAX_MEMSEG_LISTS + its index among the
+				 * lists of its page size and node */
 	int fd; /* single file or memfd: the list's file; -1 otherwise */
 	bool fd_created; /* single file: this process created the file */
 	uint64_t *may_hold_data; /* single file: bit per slot whose file range

@@ -102,6 +102,25 @@ msl_dir(const struct eal_mem *mem, uint64_t page_sz)
 	return NULL;
 }
 
+/*
+ * The list's number in hugepage file names. It depends only on the node
+ * and on the lists of the same page size before it (each page size has its
+ * own directory), so that a restart finds its files even when another page
+ * size appeared or went away in between.
+ */
+static unsigned int
+msl_file_list(const struct rte_mem_config *mcfg, unsigned int l)
+{
+	const struct rte_memseg_list *msl = &mcfg->memsegs[l];
+	unsigned int i, k = 0;
+
+	for (i = 0; i < l; i++)
+		if (mcfg->memsegs[i].page_sz == msl->page_sz &&
+				mcfg->memsegs[i].socket_id == msl->socket_id)
+			k++;
+	return (unsigned int)msl->socket_id * RTE_MAX_MEMSEG_LISTS + k;
+}
+
 static int
 msl_reserve(struct eal_mem *mem, struct rte_memseg_list *msl, void **hint,
 		char *err, size_t err_len)
@@ -158,6 +177,7 @@ msl_init_list(struct eal_mem *mem, const struct msl_type *t, void **hint,
 	if (ret < 0)
 		return ret;
 	mem->local[l].dir = msl_dir(mem, t->page_sz);
+	mem->local[l].file_list = msl_file_list(mcfg, l);
 	mem->local[l].fd = -1;
 	mcfg->n_lists++;
 	return 0;

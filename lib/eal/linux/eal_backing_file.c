@@ -41,7 +41,8 @@ file_path(const struct eal_mem *mem, unsigned int l, unsigned int idx,
 		char *path, size_t len)
 {
 	eal_hugefile_path(path, len, mem->local[l].dir, mem->opts->file_prefix,
-			l * RTE_MAX_MEMSEG_PER_LIST + idx);
+			mem->local[l].file_list * RTE_MAX_MEMSEG_PER_LIST +
+					idx);
 }
 
 /*

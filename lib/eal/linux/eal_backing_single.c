@@ -36,7 +36,7 @@ static void
 single_path(const struct eal_mem *mem, unsigned int l, char *path, size_t len)
 {
 	eal_hugefile_path(path, len, mem->local[l].dir, mem->opts->file_prefix,
-			l);
+			mem->local[l].file_list);
 }
 
 static bool

@@ -10,8 +10,10 @@
  * and the locks that tell other processes a file is in use.
  *
  * Names are <dir>/<prefix>map_<n>: n = list * RTE_MAX_MEMSEG_PER_LIST + slot
- * for a file per page, n = list for a single file per list, so a restart
- * with the same prefix finds each file at the same slot.
+ * for a file per page, n = list for a single file per list, where list is
+ * the list's number among those of its page size, plus node *
+ * RTE_MAX_MEMSEG_LISTS. A restart with the same prefix finds each file at
+ * the same slot, also when another page size came or went in between.
  *
  * Locks: a process holds <dir>/<prefix>.lock exclusively for as long as it
  * uses the prefix, so a second process with the same prefix fails to start
