@@ -374,6 +374,32 @@ test_mem_free_errors(void)
 	return TEST_SUCCESS;
 }
 
+/*
+ * A non-exact request for more pages than are free gets every free page,
+ * as DPDK's does, rather than nothing.
+ */
+static int
+test_mem_non_exact_partial(void)
+{
+	long before = free_2m_pages();
+	struct rte_memseg **ms;
+	int ret;
+
+	if (before < 1)
+		return test_skip_hugepages("no free 2 MB hugepage");
+	ms = calloc(before + 8, sizeof(*ms));
+	TEST_ASSERT_NOT_NULL(ms, "calloc");
+	ret = alloc_pages(ms, (int)before + 8, false);
+	printf("asked for %ld pages with %ld free: got %d\n", before + 8,
+			before, ret);
+	if (ret > 0)
+		free_pages(ms, ret);
+	free(ms);
+	TEST_ASSERT_EQUAL(ret, (int)before, "not every free page");
+	TEST_ASSERT_EQUAL(free_2m_pages(), before, "pages not given back");
+	return TEST_SUCCESS;
+}
+
 /* NULL or the same page twice in one bulk free: an error, no crash. */
 static int
 test_mem_free_misuse(void)
@@ -704,6 +730,7 @@ static struct unit_test_suite memory_suite = {
 		TEST_CASE(test_mem_validator),
 		TEST_CASE(test_mem_free_errors),
 		TEST_CASE(test_mem_free_misuse),
+		TEST_CASE(test_mem_non_exact_partial),
 		TEST_CASE(test_mem_legacy_events),
 		TEST_CASE(test_mem_exhaust_rollback),
 		TEST_CASE(test_mem_cgroup_limit),

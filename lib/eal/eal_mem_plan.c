@@ -33,7 +33,26 @@ plan_size_usable(const struct eal_mem *mem, unsigned int s)
 	return hs->total > 0 && (hs->dir[0] != '\0' || mem->opts->in_memory);
 }
 
-/* Pages of size @p s that node @p node can provide. */
+/* Slots the lists of page size @p page_sz on @p node have. */
+static uint64_t
+plan_slots(const struct eal_mem *mem, uint64_t page_sz, int node)
+{
+	const struct rte_mem_config *mcfg = mem->mcfg;
+	uint64_t n = 0;
+	unsigned int l;
+
+	for (l = 0; l < mcfg->n_lists; l++)
+		if (mcfg->memsegs[l].page_sz == page_sz &&
+				mcfg->memsegs[l].socket_id == node)
+			n += mcfg->memsegs[l].n_segs;
+	return n;
+}
+
+/*
+ * Pages of size @p s that node @p node can provide: free ones, plus those
+ * this prefix's files hold when they will be reused, but never more than
+ * the lists have slots for.
+ */
 static uint64_t
 plan_available(const struct eal_mem *mem, unsigned int s, int node)
 {
@@ -41,11 +60,12 @@ plan_available(const struct eal_mem *mem, unsigned int s, int node)
 	uint64_t avail = hs->free_per_node[node];
 	int held;
 
-	if (mem->policy == NULL || !mem->policy->reuse)
-		return avail;
-	held = eal_hugefile_count_pages(hs->dir, mem->opts->file_prefix,
-			hs->page_sz, mem->opts->single_file_segments);
-	return avail + (held > 0 ? (uint64_t)held : 0);
+	if (mem->policy != NULL && mem->policy->reuse) {
+		held = eal_hugefile_count_pages(hs->dir, mem->opts->file_prefix,
+				hs->page_sz, mem->opts->single_file_segments);
+		avail += held > 0 ? (uint64_t)held : 0;
+	}
+	return RTE_MIN(avail, plan_slots(mem, hs->page_sz, node));
 }
 
 static void

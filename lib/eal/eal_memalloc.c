@@ -129,13 +129,44 @@ memalloc_find(const struct eal_mem *mem, unsigned int l, unsigned int n,
 	return idx;
 }
 
+/*
+ * Map free runs of list @p l until @p n pages are done. A non-exact request
+ * that runs out of hugepages halves its run and tries again, so that it
+ * gets as many pages as there are.
+ *
+ * @return 0 when done, -ENOSPC when the list has no fitting free run left,
+ *   or the mapping error.
+ */
+static int
+memalloc_fill_list(struct eal_mem *mem, unsigned int l, struct rte_memseg **ms,
+		int n, int *done, bool exact)
+{
+	unsigned int len;
+	int idx, ret;
+
+	while (*done < n) {
+		idx = memalloc_find(mem, l, n - *done, exact, &len);
+		if (idx < 0 || len == 0)
+			return -ENOSPC;
+		ret = memalloc_map_run(mem, l, idx, len, &ms[*done]);
+		while (ret == -ENOMEM && !exact && len > 1) {
+			len /= 2;
+			ret = memalloc_map_run(mem, l, idx, len, &ms[*done]);
+		}
+		if (ret < 0)
+			return ret;
+		*done += len;
+	}
+	return 0;
+}
+
 int
 eal_mem_alloc_pages(struct eal_mem *mem, struct rte_memseg **ms, int n,
 		uint64_t page_sz, int socket, bool exact)
 {
 	struct rte_mem_config *mcfg = mem->mcfg;
-	unsigned int l, len;
-	int done = 0, idx, ret = -ENOMEM;
+	unsigned int l;
+	int done = 0, ret = -ENOMEM;
 	uint64_t cur = memalloc_socket_bytes(mcfg, socket);
 
 	if (n <= 0)
@@ -149,17 +180,11 @@ eal_mem_alloc_pages(struct eal_mem *mem, struct rte_memseg **ms, int n,
 
 		if (msl->page_sz != page_sz || msl->socket_id != socket)
 			continue;
-		while (done < n) {
-			idx = memalloc_find(mem, l, n - done, exact, &len);
-			if (idx < 0 || len == 0)
-				break;
-			ret = memalloc_map_run(mem, l, idx, len, &ms[done]);
-			if (ret < 0)
-				break;
-			done += len;
-		}
-		if (ret < 0 && ret != -ENOMEM)
+		ret = memalloc_fill_list(mem, l, ms, n, &done, exact);
+		/* The pool is per page size and node, not per list. */
+		if (ret < 0 && ret != -ENOSPC)
 			break;
+		ret = -ENOMEM;
 	}
 	if (done == n || (!exact && done > 0))
 		return done;
