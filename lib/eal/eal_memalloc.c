@@ -229,7 +229,7 @@ memalloc_check_free(const struct eal_mem *mem, const struct rte_memseg *ms)
 
 		if (!eal_msl_contains(msl, ms->addr))
 			continue;
-		idx = RTE_PTR_DIFF(ms->addr, msl->base_va) / msl->page_sz;
+		idx = eal_msl_addr_idx(msl, ms->addr);
 		if (eal_msl_seg(mcfg, msl, idx) != ms ||
 				!eal_msl_is_used(mcfg, msl, idx))
 			return -EINVAL;
@@ -263,8 +263,7 @@ eal_mem_free_pages(struct eal_mem *mem, struct rte_memseg **ms, int n)
 			continue;
 		}
 		msl = &mem->mcfg->memsegs[l];
-		idx = RTE_PTR_DIFF(ms[start]->addr, msl->base_va) /
-				msl->page_sz;
+		idx = eal_msl_addr_idx(msl, ms[start]->addr);
 		for (i = start + 1; i < n && ms[i] == ms[i - 1] + 1 &&
 				eal_msl_contains(msl, ms[i]->addr);
 				i++)

@@ -23,12 +23,18 @@
 #define EAL_MCFG_AREA_LEN (32ULL << 20)
 
 uint64_t
+eal_mcfg_segs_bytes(uint32_t n_segs)
+{
+	return RTE_ALIGN_CEIL((uint64_t)n_segs * sizeof(struct rte_memseg),
+			RTE_CACHE_LINE_SIZE);
+}
+
+uint64_t
 eal_mcfg_list_bytes(uint32_t n_segs)
 {
-	uint64_t segs = (uint64_t)n_segs * sizeof(struct rte_memseg);
 	uint64_t bitmap = RTE_ALIGN_CEIL((uint64_t)n_segs, 64) / 8;
 
-	return RTE_ALIGN_CEIL(segs, RTE_CACHE_LINE_SIZE) +
+	return eal_mcfg_segs_bytes(n_segs) +
 			RTE_ALIGN_CEIL(bitmap, RTE_CACHE_LINE_SIZE);
 }
 

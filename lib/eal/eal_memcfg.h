@@ -55,7 +55,11 @@ eal_mcfg_at(const struct rte_mem_config *mcfg, uint64_t off)
 	return (char *)(uintptr_t)mcfg + off;
 }
 
-/* Bytes a list of @p n_segs slots needs in the region. */
+/*
+ * Bytes a list of @p n_segs slots needs in the region: its memseg array
+ * (eal_mcfg_segs_bytes()) followed by its occupancy bitmap.
+ */
+uint64_t eal_mcfg_segs_bytes(uint32_t n_segs);
 uint64_t eal_mcfg_list_bytes(uint32_t n_segs);
 
 /*

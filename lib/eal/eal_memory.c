@@ -153,7 +153,7 @@ rte_mem_virt2memseg(const void *virt, const struct rte_memseg_list *msl)
 		rte_errno = EINVAL;
 		return NULL;
 	}
-	idx = RTE_PTR_DIFF(virt, msl->base_va) / msl->page_sz;
+	idx = eal_msl_addr_idx(msl, virt);
 	if (!eal_msl_is_used(mcfg, msl, idx)) {
 		rte_errno = EINVAL;
 		return NULL;
@@ -231,7 +231,7 @@ memseg_locate(const struct rte_memseg *ms, unsigned int *l, unsigned int *idx)
 	if (msl == NULL)
 		return -EINVAL;
 	*l = eal_msl_index(mcfg, msl);
-	*idx = RTE_PTR_DIFF(ms->addr, msl->base_va) / msl->page_sz;
+	*idx = eal_msl_addr_idx(msl, ms->addr);
 	if (!eal_msl_is_used(mcfg, msl, *idx) ||
 			eal_msl_seg(mcfg, msl, *idx) != ms)
 		return -EINVAL;

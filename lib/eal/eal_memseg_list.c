@@ -23,6 +23,7 @@
 #include <rte_common.h>
 #include <rte_log.h>
 
+#include "eal_bitmap.h"
 #include "eal_log.h"
 #include "eal_memseg_list.h"
 #include "linux/eal_os.h"
@@ -168,10 +169,7 @@ msl_init_list(struct eal_mem *mem, const struct msl_type *t, void **hint,
 	msl->n_segs = t->segs_per_list;
 	msl->len = (size_t)t->segs_per_list * t->page_sz;
 	msl->segs_off = off;
-	msl->used_off = off +
-			RTE_ALIGN_CEIL((uint64_t)t->segs_per_list *
-							sizeof(struct rte_memseg),
-					RTE_CACHE_LINE_SIZE);
+	msl->used_off = off + eal_mcfg_segs_bytes(t->segs_per_list);
 	msl->heap = 1;
 	ret = msl_reserve(mem, msl, hint, err, err_len);
 	if (ret < 0)
@@ -242,24 +240,14 @@ bool
 eal_msl_is_used(const struct rte_mem_config *mcfg,
 		const struct rte_memseg_list *msl, unsigned int idx)
 {
-	const uint64_t *bm = msl_bitmap(mcfg, msl);
-
-	return (bm[idx / 64] >> (idx % 64)) & 1;
+	return eal_bitmap_get(msl_bitmap(mcfg, msl), idx);
 }
 
 void
 eal_msl_set_used(const struct rte_mem_config *mcfg, struct rte_memseg_list *msl,
 		unsigned int idx, unsigned int n, bool used)
 {
-	uint64_t *bm = msl_bitmap(mcfg, msl);
-	unsigned int i;
-
-	for (i = idx; i < idx + n; i++) {
-		if (used)
-			bm[i / 64] |= RTE_BIT64(i % 64);
-		else
-			bm[i / 64] &= ~RTE_BIT64(i % 64);
-	}
+	eal_bitmap_set_range(msl_bitmap(mcfg, msl), idx, n, used);
 	if (used)
 		msl->n_used += n;
 	else

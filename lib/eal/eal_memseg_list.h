@@ -46,6 +46,13 @@ eal_msl_slot_addr(const struct rte_memseg_list *msl, unsigned int idx)
 	return RTE_PTR_ADD(msl->base_va, (size_t)idx * msl->page_sz);
 }
 
+/* The slot of @p addr, which lies inside the list's range. */
+static inline unsigned int
+eal_msl_addr_idx(const struct rte_memseg_list *msl, const void *addr)
+{
+	return (unsigned int)(RTE_PTR_DIFF(addr, msl->base_va) / msl->page_sz);
+}
+
 /* @return true if slot @p idx is mapped. */
 bool eal_msl_is_used(const struct rte_mem_config *mcfg,
 		const struct rte_memseg_list *msl, unsigned int idx);

@@ -26,6 +26,7 @@
 
 #include <rte_common.h>
 
+#include "eal_bitmap.h"
 #include "eal_hugefile.h"
 #include "eal_log.h"
 #include "eal_mem.h"
@@ -39,25 +40,18 @@ single_path(const struct eal_mem *mem, unsigned int l, char *path, size_t len)
 			mem->local[l].file_list);
 }
 
+/* Whether slot @p i may hold earlier data (no bitmap: never). */
 static bool
 bit_get(const uint64_t *bm, unsigned int i)
 {
-	return bm != NULL && ((bm[i / 64] >> (i % 64)) & 1);
+	return bm != NULL && eal_bitmap_get(bm, i);
 }
 
 static void
 bits_set(uint64_t *bm, unsigned int idx, unsigned int n, bool v)
 {
-	unsigned int i;
-
-	if (bm == NULL)
-		return;
-	for (i = idx; i < idx + n; i++) {
-		if (v)
-			bm[i / 64] |= RTE_BIT64(i % 64);
-		else
-			bm[i / 64] &= ~RTE_BIT64(i % 64);
-	}
+	if (bm != NULL)
+		eal_bitmap_set_range(bm, idx, n, v);
 }
 
 /* Mark the slots covered by the file as found as possibly holding data. */
@@ -120,7 +114,7 @@ single_open(struct eal_mem *mem, unsigned int l, bool named)
 
 	if (loc->fd >= 0)
 		return 0;
-	loc->may_hold_data = calloc((n + 63) / 64, sizeof(uint64_t));
+	loc->may_hold_data = calloc(eal_bitmap_words(n), sizeof(uint64_t));
 	if (loc->may_hold_data == NULL)
 		return -ENOMEM;
 	if (named) {
