@@ -81,7 +81,7 @@ static struct {
 };
 
 static const char *const log_level_names[] = {
-	[RTE_LOG_EMERG] = "emerg",
+	[RTE_LOG_EMERG] = "emergency",
 	[RTE_LOG_ALERT] = "alert",
 	[RTE_LOG_CRIT] = "critical",
 	[RTE_LOG_ERR] = "error",
@@ -272,8 +272,8 @@ rte_log_get_stream(void)
 	return f == NULL ? stderr : f;
 }
 
-static const char *
-log_level_name(uint32_t level)
+const char *
+eal_log_level_name(uint32_t level)
 {
 	if (level >= RTE_DIM(log_level_names) || log_level_names[level] == NULL)
 		return "unknown";
@@ -287,14 +287,14 @@ rte_log_dump(FILE *f)
 
 	pthread_mutex_lock(&log_state.lock);
 	fprintf(f, "global log level is %s\n",
-			log_level_name(rte_log_get_global_level()));
+			eal_log_level_name(rte_log_get_global_level()));
 	for (i = 0; i < log_state.n_types; i++) {
 		const struct log_type *t = &log_state.types[i];
 
 		if (t->name[0] == '\0')
 			continue;
 		fprintf(f, "id %u: %s, level is %s\n", i, t->name,
-				log_level_name(log_level_load(&t->level)));
+				eal_log_level_name(log_level_load(&t->level)));
 	}
 	pthread_mutex_unlock(&log_state.lock);
 }

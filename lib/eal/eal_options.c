@@ -33,6 +33,7 @@
 #include <rte_common.h>
 #include <rte_log.h>
 
+#include "eal_log.h"
 #include "eal_options.h"
 
 /* Memory mapped with --no-huge when -m is not given. */
@@ -74,18 +75,6 @@ static const char *const opt_expect[EAL_OPT_COUNT] = {
 			"error, warning, notice, info or debug, optionally after TYPE:",
 	[EAL_OPT_LCORES_LIST] =
 			"CPU numbers and ranges separated by commas, e.g. 0-3,5",
-};
-
-/* Level names accepted by --log-level, index = RTE_LOG_* level. */
-static const char *const log_level_names[RTE_LOG_MAX + 1] = {
-	[RTE_LOG_EMERG] = "emergency",
-	[RTE_LOG_ALERT] = "alert",
-	[RTE_LOG_CRIT] = "critical",
-	[RTE_LOG_ERR] = "error",
-	[RTE_LOG_WARNING] = "warning",
-	[RTE_LOG_NOTICE] = "notice",
-	[RTE_LOG_INFO] = "info",
-	[RTE_LOG_DEBUG] = "debug",
 };
 
 static const char *const huge_unlink_names[] = {
@@ -392,7 +381,7 @@ log_level_parse(const char *s, size_t len)
 		return (uint32_t)num;
 	}
 	for (level = RTE_LOG_EMERG; level <= RTE_LOG_MAX; level++) {
-		const char *name = log_level_names[level];
+		const char *name = eal_log_level_name(level);
 
 		if (strlen(name) == len && strncasecmp(s, name, len) == 0)
 			return level;
