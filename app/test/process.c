@@ -719,3 +719,50 @@ test_skip_hugepages(const char *why)
 	printf("Test skipped: %s\n", why);
 	return TEST_SKIPPED;
 }
+
+long
+test_free_hugepages_2m(void)
+{
+	FILE *f = fopen("/sys/kernel/mm/hugepages/hugepages-2048kB/"
+			"free_hugepages",
+			"r");
+	long n = -1;
+
+	if (f != NULL) {
+		if (fscanf(f, "%ld", &n) != 1)
+			n = -1;
+		fclose(f);
+	}
+	return n;
+}
+
+int
+test_dir_count(const char *dir, const char *sub)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	int n = 0;
+
+	if (d == NULL)
+		return -1;
+	while ((de = readdir(d)) != NULL)
+		n += strcmp(de->d_name, ".") != 0 &&
+				strcmp(de->d_name, "..") != 0 &&
+				(sub == NULL || strstr(de->d_name, sub) != NULL);
+	closedir(d);
+	return n;
+}
+
+void
+test_dir_clear(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+
+	while (d != NULL && (de = readdir(d)) != NULL)
+		if (strcmp(de->d_name, ".") != 0 &&
+				strcmp(de->d_name, "..") != 0)
+			unlinkat(dirfd(d), de->d_name, 0);
+	if (d != NULL)
+		closedir(d);
+}

@@ -232,6 +232,18 @@ const char *test_huge_dir(void);
 int test_scratch_dir(const char *name, char *path, size_t len);
 int test_scratch_dir_remove(const char *path);
 
+/* Free 2 MB hugepages according to the kernel, or -1 if unreadable. */
+long test_free_hugepages_2m(void);
+
+/*
+ * Entries of @p dir (but . and ..) whose names contain @p sub, or all with
+ * NULL. @return the count, or -1 if @p dir is unreadable.
+ */
+int test_dir_count(const char *dir, const char *sub);
+
+/* Remove every file in @p dir (not the directory). */
+void test_dir_clear(const char *dir);
+
 /*
  * Skip a hugepage test with a printed reason. CI sets RTEMEM_TEST_NO_SKIP,
  * which turns every such skip into a failure.

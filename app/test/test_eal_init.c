@@ -9,8 +9,8 @@
  * failed init leaves no file and no page behind.
  */
 
-#include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,35 +54,6 @@ init_child_twice(int argc, char **argv)
 }
 REGISTER_CHILD_ACTION(init_twice, init_child_twice)
 
-static long
-free_pages(void)
-{
-	FILE *f = fopen("/sys/kernel/mm/hugepages/hugepages-2048kB/free_hugepages",
-			"r");
-	long n = -1;
-
-	if (f != NULL) {
-		if (fscanf(f, "%ld", &n) != 1)
-			n = -1;
-		fclose(f);
-	}
-	return n;
-}
-
-static int
-dir_entries(const char *dir)
-{
-	DIR *d = opendir(dir);
-	struct dirent *de;
-	int n = 0;
-
-	while (d != NULL && (de = readdir(d)) != NULL)
-		n += de->d_name[0] != '.';
-	if (d != NULL)
-		closedir(d);
-	return n;
-}
-
 /* One failing command line and what it must print. */
 struct init_fail {
 	const char *args[6]; /* EAL args after --huge-dir/--file-prefix */
@@ -117,7 +88,7 @@ init_fail_run(const struct init_fail *f, const char *dir_arg, const char *dir)
 	const char *args[10];
 	struct test_child_result res;
 	char want_errno[128];
-	long before = free_pages();
+	long before = test_free_hugepages_2m();
 	unsigned int n = 0, i;
 
 	args[n++] = dir_arg;
@@ -136,8 +107,10 @@ init_fail_run(const struct init_fail *f, const char *dir_arg, const char *dir)
 	TEST_ASSERT_EQUAL(strstr(res.output, "Usage:") != NULL, f->usage,
 			"%s: usage text %s", f->args[0],
 			f->usage ? "missing" : "printed");
-	TEST_ASSERT_EQUAL(dir_entries(dir), 0, "%s: files left", f->args[0]);
-	TEST_ASSERT_EQUAL(free_pages(), before, "%s: pages kept", f->args[0]);
+	TEST_ASSERT_EQUAL(test_dir_count(dir, NULL), 0, "%s: files left",
+			f->args[0]);
+	TEST_ASSERT_EQUAL(test_free_hugepages_2m(), before, "%s: pages kept",
+			f->args[0]);
 	return TEST_SUCCESS;
 }
 

@@ -138,14 +138,7 @@ hf_case_open(struct hf_case *c, const char *name)
 static int
 hf_case_close(struct hf_case *c)
 {
-	DIR *d = opendir(c->dir);
-	struct dirent *de;
-
-	while (d != NULL && (de = readdir(d)) != NULL)
-		if (de->d_name[0] != '.')
-			unlinkat(dirfd(d), de->d_name, 0);
-	if (d != NULL)
-		closedir(d);
+	test_dir_clear(c->dir);
 	return test_scratch_dir_remove(c->dir);
 }
 

@@ -8,8 +8,8 @@
  * that must leave nothing behind (run in a child per backing).
  */
 
-#include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,38 +27,6 @@
 #include "test.h"
 
 #define PG RTE_PGSIZE_2M
-
-/* Free 2 MB pages according to the kernel. */
-static long
-free_2m_pages(void)
-{
-	FILE *f = fopen("/sys/kernel/mm/hugepages/hugepages-2048kB/free_hugepages",
-			"r");
-	long n = -1;
-
-	if (f != NULL) {
-		if (fscanf(f, "%ld", &n) != 1)
-			n = -1;
-		fclose(f);
-	}
-	return n;
-}
-
-/* Files in the run's hugepage directory. */
-static int
-count_files(const char *dir)
-{
-	DIR *d = opendir(dir);
-	struct dirent *de;
-	int n = 0;
-
-	if (d == NULL)
-		return -1;
-	while ((de = readdir(d)) != NULL)
-		n += de->d_name[0] != '.' && strstr(de->d_name, "map_") != NULL;
-	closedir(d);
-	return n;
-}
 
 static int
 alloc_pages(struct rte_memseg **ms, int n, bool exact)
@@ -264,7 +232,7 @@ test_mem_alloc_lookup(void)
 	for (i = 0; i < 4; i++)
 		TEST_ASSERT_EQUAL(ms[i]->flags, 0, "fresh page flags 0x%x",
 				ms[i]->flags);
-	TEST_ASSERT_EQUAL(count_files(dir), 4, "page files");
+	TEST_ASSERT_EQUAL(test_dir_count(dir, "map_"), 4, "page files");
 	ret = check_walks(ms);
 	if (ret == TEST_SUCCESS)
 		ret = check_lookups(ms);
@@ -274,7 +242,8 @@ test_mem_alloc_lookup(void)
 		ret = check_dump_and_lock(ms);
 	TEST_ASSERT_SUCCESS(free_pages(ms, 4), "free");
 	TEST_ASSERT_EQUAL(rte_eal_get_physmem_size(), 0, "physmem after free");
-	TEST_ASSERT_EQUAL(count_files(dir), 0, "files left after free");
+	TEST_ASSERT_EQUAL(test_dir_count(dir, "map_"), 0,
+			"files left after free");
 	return ret;
 }
 
@@ -381,7 +350,7 @@ test_mem_free_errors(void)
 static int
 test_mem_non_exact_partial(void)
 {
-	long before = free_2m_pages();
+	long before = test_free_hugepages_2m();
 	struct rte_memseg **ms;
 	int ret;
 
@@ -396,7 +365,8 @@ test_mem_non_exact_partial(void)
 		free_pages(ms, ret);
 	free(ms);
 	TEST_ASSERT_EQUAL(ret, (int)before, "not every free page");
-	TEST_ASSERT_EQUAL(free_2m_pages(), before, "pages not given back");
+	TEST_ASSERT_EQUAL(test_free_hugepages_2m(), before,
+			"pages not given back");
 	return TEST_SUCCESS;
 }
 
@@ -491,8 +461,8 @@ static int
 mem_child_exhaust(int argc, char **argv)
 {
 	const char *dir = test_huge_dir();
-	long before = free_2m_pages();
-	int files = dir != NULL ? count_files(dir) : 0;
+	long before = test_free_hugepages_2m();
+	int files = dir != NULL ? test_dir_count(dir, "map_") : 0;
 	struct rte_memseg **ms;
 	uint64_t holes = 0;
 	int ret;
@@ -505,15 +475,16 @@ mem_child_exhaust(int argc, char **argv)
 	ret = alloc_pages(ms, (int)before + 1, true);
 	printf("alloc of %ld pages: %d\n", before + 1, ret);
 	printf("free pages %ld -> %ld, physmem %" PRIu64 ", files %d -> %d\n",
-			before, free_2m_pages(), rte_eal_get_physmem_size(),
-			files, dir != NULL ? count_files(dir) : 0);
+			before, test_free_hugepages_2m(),
+			rte_eal_get_physmem_size(), files,
+			dir != NULL ? test_dir_count(dir, "map_") : 0);
 	free(ms);
 	rte_memseg_list_walk(list_holes, &holes);
 	printf("list bytes from the first unreserved one: %" PRIu64 "\n",
 			holes);
-	if (ret != -ENOMEM || free_2m_pages() != before || holes != 0 ||
-			rte_eal_get_physmem_size() != 0 ||
-			(dir != NULL && count_files(dir) != files))
+	if (ret != -ENOMEM || test_free_hugepages_2m() != before ||
+			holes != 0 || rte_eal_get_physmem_size() != 0 ||
+			(dir != NULL && test_dir_count(dir, "map_") != files))
 		return 1;
 	return 0;
 }
@@ -664,7 +635,7 @@ static int
 cg_case(const char *name, const char *mb, const char *mode_arg)
 {
 	struct test_child_result res;
-	long before = free_2m_pages();
+	long before = test_free_hugepages_2m();
 	char dir[PATH_MAX];
 	int ret, files;
 
@@ -673,10 +644,11 @@ cg_case(const char *name, const char *mb, const char *mode_arg)
 		return test_skip_hugepages("no hugetlbfs scratch directory");
 	if (ret == -2)
 		return test_skip_hugepages("cannot create a hugetlb cgroup");
-	files = count_files(dir);
+	files = test_dir_count(dir, "map_");
 	printf("%s (-m %s %s): exit %d signal %d, %d files left, free pages %ld -> %ld\n%s",
 			name, mb, mode_arg ? mode_arg : "", res.exit_code,
-			res.signal, files, before, free_2m_pages(), res.output);
+			res.signal, files, before, test_free_hugepages_2m(),
+			res.output);
 	if (test_scratch_dir_remove(dir) < 0)
 		return TEST_FAILED;
 	TEST_ASSERT_SUCCESS(ret, "child did not run");
@@ -688,7 +660,8 @@ cg_case(const char *name, const char *mb, const char *mode_arg)
 		TEST_ASSERT_STR_CONTAINS(
 				res.output, "cannot map", "no clean error");
 	TEST_ASSERT_EQUAL(files, 0, "files left behind");
-	TEST_ASSERT_EQUAL(free_2m_pages(), before, "pages not given back");
+	TEST_ASSERT_EQUAL(test_free_hugepages_2m(), before,
+			"pages not given back");
 	return TEST_SUCCESS;
 }
 

@@ -13,8 +13,8 @@
  * from RTEMEM_PERF_REPS (default 5).
  */
 
-#include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -148,19 +148,6 @@ static const struct sp_case sp_cases[] = {
 	{ "floor: one file, warm", { NULL }, true, true, "single" },
 };
 
-static void
-sp_clear_dir(const char *dir)
-{
-	DIR *d = opendir(dir);
-	struct dirent *de;
-
-	while (d != NULL && (de = readdir(d)) != NULL)
-		if (de->d_name[0] != '.')
-			unlinkat(dirfd(d), de->d_name, 0);
-	if (d != NULL)
-		closedir(d);
-}
-
 /* Run one child of a case; @return its wall time in ms, or -1. */
 static double
 sp_run_once(const struct sp_case *c, const char *dir, unsigned int mb)
@@ -212,12 +199,12 @@ sp_case_run(const struct sp_case *c, const char *dir, unsigned int mb,
 	double t[SP_MAX_REPS];
 	unsigned int i;
 
-	sp_clear_dir(dir);
+	test_dir_clear(dir);
 	if (c->warm && sp_run_once(c, dir, mb) < 0)
 		return -1;
 	for (i = 0; i < reps; i++) {
 		if (!c->keep)
-			sp_clear_dir(dir);
+			test_dir_clear(dir);
 		t[i] = sp_run_once(c, dir, mb);
 		if (t[i] < 0)
 			return -1;
@@ -226,7 +213,7 @@ sp_case_run(const struct sp_case *c, const char *dir, unsigned int mb,
 	printf("%-30s %7u %9.1f %9.1f %9.1f\n", c->name, mb, t[reps / 2], t[0],
 			t[reps - 1]);
 	fflush(stdout);
-	sp_clear_dir(dir);
+	test_dir_clear(dir);
 	return 0;
 }
 
