@@ -140,14 +140,19 @@ eal_hugefile_match(const char *name, const char *prefix, unsigned int *id)
 }
 
 int
-eal_hugefile_open_locked(const char *path, bool *created)
+eal_hugefile_open_locked(const char *path, bool expect_existing, bool *created)
 {
-	int fd, ret;
+	int fd = -ENOENT, ret;
 
-	fd = eal_os_open(path, O_RDWR | O_CREAT | O_EXCL, 0600);
-	*created = fd >= 0;
-	if (fd == -EEXIST)
+	*created = false;
+	if (expect_existing)
 		fd = eal_os_open(path, O_RDWR, 0);
+	if (fd == -ENOENT) {
+		fd = eal_os_open(path, O_RDWR | O_CREAT | O_EXCL, 0600);
+		*created = fd >= 0;
+		if (fd == -EEXIST)
+			fd = eal_os_open(path, O_RDWR, 0);
+	}
 	if (fd < 0)
 		return fd;
 	ret = eal_os_trylock(fd, true);

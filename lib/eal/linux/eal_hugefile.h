@@ -64,10 +64,14 @@ void eal_hugefile_prefix_unlock(int fd, const char *dir, const char *prefix);
  * locked before anything else is done to it: a file that exists may belong
  * to a live process (of another program using the same names, say).
  *
+ * @param expect_existing
+ *   Try the existing file first (a warm restart: one system call saved
+ *   per page), else try creating it first.
  * @return the descriptor (with *created telling whether this call made
  *   the file), -EBUSY if another process holds it, or another -errno.
  */
-int eal_hugefile_open_locked(const char *path, bool *created);
+int eal_hugefile_open_locked(
+		const char *path, bool expect_existing, bool *created);
 
 /*
  * Remove the files of @p prefix in @p dir that no process holds locked
