@@ -694,6 +694,81 @@ test_mem_cgroup_limit(void)
 	return TEST_SUCCESS;
 }
 
+static int
+first_list(const struct rte_memseg_list *msl, void *arg)
+{
+	*(const struct rte_memseg_list **)arg = msl;
+	return 1;
+}
+
+/*
+ * Child: the options that shape memory, as init applied them. Prints the
+ * first list's address, whether IOVAs are VAs, and how far pages could
+ * be mapped (one at a time, up to 8).
+ */
+static int
+mem_child_shape(int argc, char **argv)
+{
+	const struct rte_memseg_list *msl = NULL;
+	struct rte_memseg *ms[8];
+	int got = 0;
+
+	RTE_SET_USED(argc);
+	RTE_SET_USED(argv);
+	rte_memseg_list_walk(first_list, &msl);
+	while (got < 8 && alloc_pages(&ms[got], 1, true) == 1)
+		got++;
+	printf("base %p iova_is_va %d mapped %d errno_eperm %d\n",
+			msl != NULL ? msl->base_va : NULL,
+			got > 0 && ms[0]->iova == (rte_iova_t)(uintptr_t)ms[0]->addr,
+			got, got < 8 && alloc_pages(&ms[0], 1, true) == -EPERM);
+	if (got > 0)
+		free_pages(ms, got);
+	return 0;
+}
+REGISTER_CHILD_ACTION(mem_shape, mem_child_shape)
+
+static int
+shape_run(const char *name, const char *opt, const char *want)
+{
+	char dir[PATH_MAX], dir_arg[PATH_MAX + 16], pfx[64];
+	struct test_child_result res;
+	const char *args[] = { dir_arg, pfx, opt, NULL };
+	int ret;
+
+	if (test_scratch_dir(name, dir, sizeof(dir)) < 0)
+		return test_skip_hugepages("no hugetlbfs scratch directory");
+	snprintf(dir_arg, sizeof(dir_arg), "--huge-dir=%s", dir);
+	snprintf(pfx, sizeof(pfx), "--file-prefix=%s", name);
+	ret = test_child_run("mem_shape", args, &res);
+	if (test_scratch_dir_remove(dir) < 0)
+		return TEST_FAILED;
+	TEST_ASSERT_SUCCESS(ret, "child");
+	TEST_ASSERT_EQUAL(res.exit_code, 0, "%s: %s", opt, res.output);
+	TEST_ASSERT_STR_CONTAINS(res.output, want, "%s", opt);
+	return TEST_SUCCESS;
+}
+
+/*
+ * --socket-limit refuses growth past it; --iova-mode=va gives VAs as
+ * IOVAs; --base-virtaddr places the lists there.
+ */
+static int
+test_mem_shaping_options(void)
+{
+	int ret;
+
+	ret = shape_run("shape_limit", "--socket-limit=6",
+			"mapped 3 errno_eperm 1");
+	if (ret == TEST_SUCCESS)
+		ret = shape_run("shape_va", "--iova-mode=va",
+				"iova_is_va 1 mapped 8");
+	if (ret == TEST_SUCCESS)
+		ret = shape_run("shape_base", "--base-virtaddr=0x300000000000",
+				"base 0x300000000000 ");
+	return ret;
+}
+
 static struct unit_test_suite memory_suite = {
 	.suite_name = "memory API and page allocator",
 	.unit_test_cases = {
@@ -705,6 +780,7 @@ static struct unit_test_suite memory_suite = {
 		TEST_CASE(test_mem_free_misuse),
 		TEST_CASE(test_mem_non_exact_partial),
 		TEST_CASE(test_mem_legacy_events),
+		TEST_CASE(test_mem_shaping_options),
 		TEST_CASE(test_mem_exhaust_rollback),
 		TEST_CASE(test_mem_cgroup_limit),
 		TEST_CASES_END(),
