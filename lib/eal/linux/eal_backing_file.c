@@ -59,13 +59,6 @@ file_open(const struct eal_mem *mem, const char *path, uint64_t page_sz,
 
 	*dirty = false;
 	fd = eal_hugefile_open_locked(path, mem->policy->reuse, &created);
-	if (fd >= 0 && !created && !mem->policy->reuse) {
-		/* A leftover nobody holds: never reuse it, start afresh. */
-		eal_os_unlink(path);
-		eal_os_close(fd);
-		fd = eal_hugefile_open_locked(
-				path, mem->policy->reuse, &created);
-	}
 	if (fd < 0)
 		return fd;
 	if (!created)

@@ -83,13 +83,6 @@ single_open_file(struct eal_mem *mem, unsigned int l)
 
 	single_path(mem, l, path, sizeof(path));
 	fd = eal_hugefile_open_locked(path, mem->policy->reuse, &created);
-	if (fd >= 0 && !created && !mem->policy->reuse) {
-		/* A leftover nobody holds: never reuse it, start afresh. */
-		eal_os_unlink(path);
-		eal_os_close(fd);
-		fd = eal_hugefile_open_locked(
-				path, mem->policy->reuse, &created);
-	}
 	if (fd == -EBUSY)
 		EAL_LOG(ERR, "%s is in use by another process", path);
 	else if (fd < 0)

@@ -139,8 +139,8 @@ eal_hugefile_match(const char *name, const char *prefix, unsigned int *id)
 	return true;
 }
 
-int
-eal_hugefile_open_locked(const char *path, bool expect_existing, bool *created)
+static int
+hugefile_try_open_locked(const char *path, bool expect_existing, bool *created)
 {
 	int fd = -ENOENT, ret;
 
@@ -161,6 +161,19 @@ eal_hugefile_open_locked(const char *path, bool expect_existing, bool *created)
 		return ret == -EWOULDBLOCK ? -EBUSY : ret;
 	}
 	return fd;
+}
+
+int
+eal_hugefile_open_locked(const char *path, bool reuse, bool *created)
+{
+	int fd = hugefile_try_open_locked(path, reuse, created);
+
+	if (fd < 0 || *created || reuse)
+		return fd;
+	/* A leftover nobody holds: never reuse it, start afresh. */
+	eal_os_unlink(path);
+	eal_os_close(fd);
+	return hugefile_try_open_locked(path, false, created);
 }
 
 /* Remove one stale file unless a live process holds it. */

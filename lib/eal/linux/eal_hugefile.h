@@ -64,9 +64,10 @@ void eal_hugefile_prefix_unlock(int fd, const char *dir, const char *prefix);
  * locked before anything else is done to it: a file that exists may belong
  * to a live process (of another program using the same names, say).
  *
- * @param expect_existing
- *   Try the existing file first (a warm restart: one system call saved
- *   per page), else try creating it first.
+ * @param reuse
+ *   true (--huge-unlink=never): open an existing file as it is, trying
+ *   it first (a warm restart saves a system call per page). false: an
+ *   existing file that nobody holds is a leftover, replaced by a new one.
  * @return the descriptor (with *created telling whether this call made
  *   the file), -EBUSY if another process holds it, or another -errno.
  */
