@@ -40,13 +40,6 @@ mem_choose_backing(const struct eal_options *opts)
 	return &eal_backing_file;
 }
 
-static bool
-mem_uses_files(const struct eal_mem *mem)
-{
-	return mem->backing == &eal_backing_file ||
-			mem->backing == &eal_backing_single;
-}
-
 static void
 mem_unlock_dirs(struct eal_mem *mem)
 {
@@ -122,7 +115,7 @@ mem_setup(struct eal_mem *mem, const struct eal_options *opts,
 	mem->backing = mem_choose_backing(opts);
 	mem->mode = opts->legacy_mem ? &eal_mem_mode_legacy :
 				       &eal_mem_mode_dynamic;
-	if (mem_uses_files(mem))
+	if (mem->backing->uses_files)
 		mem->policy = eal_hugefile_policy_get(opts->huge_unlink);
 	eal_mem_events_init(&mem->events);
 }

@@ -38,7 +38,9 @@ struct eal_hugefile_policy;
 /* Where pages come from. Every function is called with the hotplug lock
  * held for writing (or during init). */
 struct eal_backing {
-	const char *name; /* for logs: "file per page", ... */
+	const char *name; /* "file per page", ... */
+	bool uses_files; /* pages live in named files in a hugetlbfs
+			  * directory, under a --huge-unlink policy */
 	/*
 	 * Map slots [idx, idx + n) of list @p l at their addresses and fault
 	 * them in. dirty[i] is set when page idx + i may hold data from an

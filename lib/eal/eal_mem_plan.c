@@ -30,7 +30,8 @@ plan_size_usable(const struct eal_mem *mem, unsigned int s)
 {
 	const struct eal_hugepage_size *hs = &mem->hpi->sizes[s];
 
-	return hs->total > 0 && (hs->dir[0] != '\0' || mem->opts->in_memory);
+	return hs->total > 0 &&
+			(hs->dir[0] != '\0' || !mem->backing->uses_files);
 }
 
 /* Slots the lists of page size @p page_sz on @p node have. */

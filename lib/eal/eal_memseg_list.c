@@ -78,7 +78,8 @@ msl_types(const struct eal_mem *mem, struct msl_type *types, unsigned int max)
 		const struct eal_hugepage_size *hs = &hpi->sizes[s];
 
 		if (hs->total == 0 ||
-				(hs->dir[0] == '\0' && !mem->opts->in_memory))
+				(hs->dir[0] == '\0' &&
+						mem->backing->uses_files))
 			continue;
 		for (i = 0; i < hpi->n_nodes && n < max; i++) {
 			types[n].page_sz = hs->page_sz;
@@ -95,7 +96,7 @@ msl_dir(const struct eal_mem *mem, uint64_t page_sz)
 {
 	unsigned int s;
 
-	if (mem->opts->in_memory || mem->opts->no_huge)
+	if (!mem->backing->uses_files)
 		return NULL;
 	for (s = 0; s < mem->hpi->n_sizes; s++)
 		if (mem->hpi->sizes[s].page_sz == page_sz)

@@ -275,6 +275,7 @@ file_release(struct eal_mem *mem, unsigned int l)
 
 const struct eal_backing eal_backing_file = {
 	.name = "file per page",
+	.uses_files = true,
 	.map = file_map,
 	.unmap = file_unmap,
 	.get_fd = file_get_fd,

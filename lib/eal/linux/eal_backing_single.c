@@ -98,12 +98,34 @@ single_open_file(struct eal_mem *mem, unsigned int l)
 	return 0;
 }
 
+/* How a list's file is obtained: a named file, or a memfd. */
+typedef int (*range_open_t)(struct eal_mem *mem, unsigned int l);
+
 static int
-single_open(struct eal_mem *mem, unsigned int l, bool named)
+memfd_open(struct eal_mem *mem, unsigned int l)
+{
+	struct eal_msl_local *loc = &mem->local[l];
+	char name[32];
+	int fd;
+
+	snprintf(name, sizeof(name), "rtemem_seg_%u", l);
+	fd = eal_os_memfd_huge(name, mem->mcfg->memsegs[l].page_sz);
+	if (fd < 0) {
+		EAL_LOG(ERR, "cannot create a hugetlbfs memfd: %s",
+				strerror(-fd));
+		return fd;
+	}
+	loc->fd = fd;
+	loc->fd_created = true;
+	return 0;
+}
+
+/* Open the list's file on first use, with its dirty bitmap. */
+static int
+range_open(struct eal_mem *mem, unsigned int l, range_open_t open_file)
 {
 	struct eal_msl_local *loc = &mem->local[l];
 	unsigned int n = mem->mcfg->memsegs[l].n_segs;
-	char name[32];
 	int ret;
 
 	if (loc->fd >= 0)
@@ -111,26 +133,15 @@ single_open(struct eal_mem *mem, unsigned int l, bool named)
 	loc->may_hold_data = calloc(eal_bitmap_words(n), sizeof(uint64_t));
 	if (loc->may_hold_data == NULL)
 		return -ENOMEM;
-	if (named) {
-		ret = single_open_file(mem, l);
-	} else {
-		snprintf(name, sizeof(name), "rtemem_seg_%u", l);
-		ret = eal_os_memfd_huge(name, mem->mcfg->memsegs[l].page_sz);
-		if (ret < 0)
-			EAL_LOG(ERR, "cannot create a hugetlbfs memfd: %s",
-					strerror(-ret));
-		else
-			loc->fd = ret;
-	}
+	ret = open_file(mem, l);
 	if (ret < 0) {
 		free(loc->may_hold_data);
 		loc->may_hold_data = NULL;
-		return ret;
 	}
-	return 0;
+	return ret;
 }
 
-/* Close and (if this process made it and nothing uses it) remove the file. */
+/* Close the list's file, removing a named one when @p remove. */
 static void
 single_close(struct eal_mem *mem, unsigned int l, bool remove)
 {
@@ -149,7 +160,7 @@ single_close(struct eal_mem *mem, unsigned int l, bool remove)
 
 static int
 range_map(struct eal_mem *mem, unsigned int l, unsigned int idx, unsigned int n,
-		bool named, bool *dirty)
+		range_open_t open_file, bool *dirty)
 {
 	const struct rte_memseg_list *msl = &mem->mcfg->memsegs[l];
 	struct eal_msl_local *loc = &mem->local[l];
@@ -158,7 +169,7 @@ range_map(struct eal_mem *mem, unsigned int l, unsigned int idx, unsigned int n,
 	unsigned int i;
 	int ret;
 
-	ret = single_open(mem, l, named);
+	ret = range_open(mem, l, open_file);
 	if (ret < 0)
 		return ret;
 	for (i = 0; i < n; i++)
@@ -185,8 +196,9 @@ range_map(struct eal_mem *mem, unsigned int l, unsigned int idx, unsigned int n,
 		if (!dirty[i])
 			eal_os_punch_hole(loc->fd, off + i * msl->page_sz,
 					msl->page_sz);
-	if (msl->n_used == 0 && (loc->fd_created || !named))
-		single_close(mem, l, named);
+	/* A file this process made and nothing uses goes with the failure. */
+	if (msl->n_used == 0 && loc->fd_created)
+		single_close(mem, l, true);
 	return ret == -ENOSPC || ret == -EFAULT ? -ENOMEM : ret;
 }
 
@@ -224,7 +236,7 @@ static int
 single_map(struct eal_mem *mem, unsigned int l, unsigned int idx,
 		unsigned int n, bool *dirty)
 {
-	return range_map(mem, l, idx, n, true, dirty);
+	return range_map(mem, l, idx, n, single_open_file, dirty);
 }
 
 static int
@@ -246,7 +258,7 @@ static int
 memfd_map(struct eal_mem *mem, unsigned int l, unsigned int idx, unsigned int n,
 		bool *dirty)
 {
-	return range_map(mem, l, idx, n, false, dirty);
+	return range_map(mem, l, idx, n, memfd_open, dirty);
 }
 
 static int
@@ -265,6 +277,7 @@ memfd_release(struct eal_mem *mem, unsigned int l)
 
 const struct eal_backing eal_backing_single = {
 	.name = "single file per list",
+	.uses_files = true,
 	.map = single_map,
 	.unmap = single_unmap,
 	.get_fd = range_get_fd,
