@@ -11,7 +11,9 @@
  * fails with one line saying what is wrong and leaves nothing behind.
  *
  * The context lives in one static instance: the only process-wide state
- * besides logging. It is published (eal_ctx) once init succeeded.
+ * besides logging. It is published (eal_ctx) once memory and lcores are
+ * up, before the registered subsystems (the heap) are set up on it, and
+ * withdrawn if one of them fails.
  */
 
 #include <errno.h>
@@ -27,6 +29,7 @@
 
 #include "eal_log.h"
 #include "eal_private.h"
+#include "eal_subsys.h"
 
 #define EAL_ERR_LEN 512
 
@@ -131,7 +134,16 @@ rte_eal_init(int argc, char **argv)
 		return eal_fail(-ret, err);
 	}
 	eal_lcores_set(&ctx->lcores);
+	/* Subsystems allocate pages through the published memory layer. */
 	eal_ctx = ctx;
+	ret = eal_subsys_init_all(ctx->mem.mcfg, err, EAL_ERR_LEN);
+	if (ret < 0) {
+		eal_ctx = NULL;
+		eal_lcores_cleanup(&ctx->lcores);
+		eal_lcores_set(NULL);
+		eal_mem_cleanup(&ctx->mem);
+		return eal_fail(-ret, err);
+	}
 	argv[n_args] = argv[0];
 	return n_args;
 }
@@ -145,6 +157,7 @@ rte_eal_cleanup(void)
 		rte_errno = EALREADY;
 		return -1;
 	}
+	eal_subsys_cleanup_all(ctx->mem.mcfg);
 	eal_lcores_cleanup(&ctx->lcores);
 	eal_lcores_set(NULL);
 	eal_ctx = NULL;

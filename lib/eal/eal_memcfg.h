@@ -44,6 +44,9 @@ struct rte_mem_config {
 	uint8_t no_huge; /* 1: anonymous 4 KB pages */
 	uint8_t iova_mode; /* enum rte_iova_mode in force */
 
+	uint64_t malloc_off; /* lib/malloc's shared state, from region
+			      * start; 0 until lib/malloc set it up */
+
 	uint32_t n_lists; /* memsegs[] entries in use */
 	struct rte_memseg_list memsegs[RTE_MAX_MEMSEG_LISTS];
 };
@@ -74,12 +77,15 @@ void eal_mcfg_destroy(struct rte_mem_config *mcfg);
 
 /*
  * Carve @p size bytes (cache-line aligned, zeroed) out of the area, for a
- * list's slots or a subsystem's shared state. Not thread-safe: called
- * during init.
+ * list's slots or a subsystem's shared state. Callers are inside init or
+ * hold the hotplug lock for writing.
  *
  * @return 0 with the offset in @p off, or -ENOSPC.
  */
 int eal_mcfg_area_alloc(
 		struct rte_mem_config *mcfg, uint64_t size, uint64_t *off);
+
+/* The memory configuration of the initialized EAL, or NULL. */
+struct rte_mem_config *eal_mcfg_get(void);
 
 #endif /* _EAL_MEMCFG_H_ */

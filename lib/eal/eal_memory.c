@@ -27,9 +27,8 @@
 #include "linux/eal_iova.h"
 #include "linux/eal_os.h"
 
-/* The shared config, or NULL before init. */
-static struct rte_mem_config *
-mcfg_get(void)
+struct rte_mem_config *
+eal_mcfg_get(void)
 {
 	struct eal_mem *mem = eal_mem_get();
 
@@ -39,11 +38,14 @@ mcfg_get(void)
 int
 rte_memseg_list_walk_thread_unsafe(rte_memseg_list_walk_t func, void *arg)
 {
-	struct rte_mem_config *mcfg = mcfg_get();
+	struct rte_mem_config *mcfg = eal_mcfg_get();
 	unsigned int l;
 	int ret;
 
 	for (l = 0; mcfg != NULL && l < mcfg->n_lists; l++) {
+		/* A removed external list keeps its entry, empty. */
+		if (mcfg->memsegs[l].base_va == NULL)
+			continue;
 		ret = func(&mcfg->memsegs[l], arg);
 		if (ret != 0)
 			return ret < 0 ? -1 : 1;
@@ -54,7 +56,7 @@ rte_memseg_list_walk_thread_unsafe(rte_memseg_list_walk_t func, void *arg)
 int
 rte_memseg_walk_thread_unsafe(rte_memseg_walk_t func, void *arg)
 {
-	struct rte_mem_config *mcfg = mcfg_get();
+	struct rte_mem_config *mcfg = eal_mcfg_get();
 	unsigned int l;
 	int idx, ret;
 
@@ -75,7 +77,7 @@ rte_memseg_walk_thread_unsafe(rte_memseg_walk_t func, void *arg)
 int
 rte_memseg_contig_walk_thread_unsafe(rte_memseg_contig_walk_t func, void *arg)
 {
-	struct rte_mem_config *mcfg = mcfg_get();
+	struct rte_mem_config *mcfg = eal_mcfg_get();
 	unsigned int l, len;
 	int idx, ret;
 
@@ -131,7 +133,7 @@ rte_memseg_contig_walk(rte_memseg_contig_walk_t func, void *arg)
 struct rte_memseg_list *
 rte_mem_virt2memseg_list(const void *virt)
 {
-	struct rte_mem_config *mcfg = mcfg_get();
+	struct rte_mem_config *mcfg = eal_mcfg_get();
 	unsigned int l;
 
 	for (l = 0; mcfg != NULL && l < mcfg->n_lists; l++)
@@ -144,7 +146,7 @@ rte_mem_virt2memseg_list(const void *virt)
 struct rte_memseg *
 rte_mem_virt2memseg(const void *virt, const struct rte_memseg_list *msl)
 {
-	struct rte_mem_config *mcfg = mcfg_get();
+	struct rte_mem_config *mcfg = eal_mcfg_get();
 	unsigned int idx;
 
 	if (msl == NULL)
@@ -222,7 +224,7 @@ rte_mem_iova2virt(rte_iova_t iova)
 static int
 memseg_locate(const struct rte_memseg *ms, unsigned int *l, unsigned int *idx)
 {
-	struct rte_mem_config *mcfg = mcfg_get();
+	struct rte_mem_config *mcfg = eal_mcfg_get();
 	const struct rte_memseg_list *msl;
 
 	if (ms == NULL || mcfg == NULL)
@@ -290,14 +292,15 @@ rte_memseg_get_fd_offset(const struct rte_memseg *ms, size_t *offset)
 uint64_t
 rte_eal_get_physmem_size(void)
 {
-	struct rte_mem_config *mcfg = mcfg_get();
+	struct rte_mem_config *mcfg = eal_mcfg_get();
 	uint64_t total = 0;
 	unsigned int l;
 
 	rte_mcfg_mem_read_lock();
 	for (l = 0; mcfg != NULL && l < mcfg->n_lists; l++)
-		total += (uint64_t)mcfg->memsegs[l].n_used *
-				mcfg->memsegs[l].page_sz;
+		if (!mcfg->memsegs[l].external)
+			total += (uint64_t)mcfg->memsegs[l].n_used *
+					mcfg->memsegs[l].page_sz;
 	rte_mcfg_mem_read_unlock();
 	return total;
 }
@@ -372,7 +375,7 @@ rte_memory_get_nrank(void)
 #define MCFG_LOCK_FN(name, lockfn, field) \
 	void name(void) \
 	{ \
-		struct rte_mem_config *mcfg = mcfg_get(); \
+		struct rte_mem_config *mcfg = eal_mcfg_get(); \
 		if (mcfg != NULL) \
 			lockfn(&mcfg->field); \
 	}
@@ -398,7 +401,7 @@ MCFG_LOCK_FN(rte_mcfg_timer_unlock, rte_spinlock_unlock, tlock)
 bool
 rte_mcfg_get_single_file_segments(void)
 {
-	struct rte_mem_config *mcfg = mcfg_get();
+	struct rte_mem_config *mcfg = eal_mcfg_get();
 
 	return mcfg != NULL && mcfg->single_file_segments;
 }
