@@ -91,7 +91,8 @@ mem_release_lists(struct eal_mem *mem)
 
 	eal_memseg_lists_destroy(mem);
 	for (l = 0; mem->mcfg != NULL && l < mem->mcfg->n_lists; l++)
-		mem->backing->release(mem, l);
+		if (!mem->mcfg->memsegs[l].external)
+			mem->backing->release(mem, l);
 	eal_mcfg_destroy(mem->mcfg);
 	mem->mcfg = NULL;
 	eal_os_close(mem->pagemap_fd);

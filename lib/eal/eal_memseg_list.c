@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include <rte_common.h>
+#include <rte_errno.h>
 #include <rte_log.h>
 
 #include "eal_bitmap.h"
@@ -231,7 +232,8 @@ eal_memseg_lists_destroy(struct eal_mem *mem)
 	for (l = 0; l < mcfg->n_lists; l++) {
 		struct rte_memseg_list *msl = &mcfg->memsegs[l];
 
-		if (msl->base_va != NULL)
+		/* External memory belongs to the application. */
+		if (msl->base_va != NULL && !msl->external)
 			eal_os_va_release(msl->base_va, msl->len);
 		msl->base_va = NULL;
 	}
@@ -325,4 +327,96 @@ eal_msl_find_biggest_free(const struct rte_mem_config *mcfg,
 	}
 	*len = best_len;
 	return best;
+}
+
+/* An entry for an external list: a removed one big enough, or a new one. */
+static struct rte_memseg_list *
+msl_external_entry(struct rte_mem_config *mcfg, unsigned int n_pages)
+{
+	struct rte_memseg_list *msl;
+	unsigned int l;
+	uint64_t off;
+
+	for (l = 0; l < mcfg->n_lists; l++) {
+		msl = &mcfg->memsegs[l];
+		if (msl->external && msl->base_va == NULL &&
+				msl->n_segs >= n_pages)
+			return msl;
+	}
+	if (mcfg->n_lists == RTE_MAX_MEMSEG_LISTS ||
+			eal_mcfg_area_alloc(mcfg, eal_mcfg_list_bytes(n_pages),
+					&off) < 0)
+		return NULL;
+	msl = &mcfg->memsegs[mcfg->n_lists++];
+	msl->external = 1;
+	msl->n_segs = n_pages;
+	msl->segs_off = off;
+	msl->used_off = off + eal_mcfg_segs_bytes(n_pages);
+	return msl;
+}
+
+static bool
+msl_overlaps(const struct rte_mem_config *mcfg, const void *va, size_t len)
+{
+	uintptr_t a = (uintptr_t)va;
+	unsigned int l;
+
+	for (l = 0; l < mcfg->n_lists; l++) {
+		const struct rte_memseg_list *msl = &mcfg->memsegs[l];
+		uintptr_t b = (uintptr_t)msl->base_va;
+
+		if (msl->base_va != NULL && a < b + msl->len && b < a + len)
+			return true;
+	}
+	return false;
+}
+
+int
+eal_memseg_list_add_external(void *va, size_t len, const rte_iova_t iova[],
+		uint64_t page_sz, int socket, struct rte_memseg_list **out)
+{
+	struct rte_mem_config *mcfg = eal_mcfg_get();
+	unsigned int n = (unsigned int)(len / page_sz), i;
+	struct rte_memseg_list *msl;
+
+	if (mcfg == NULL)
+		return -E_RTE_NO_CONFIG;
+	if (msl_overlaps(mcfg, va, len))
+		return -EEXIST;
+	msl = msl_external_entry(mcfg, n);
+	if (msl == NULL)
+		return -ENOSPC;
+	msl->base_va = va;
+	msl->page_sz = page_sz;
+	msl->socket_id = socket;
+	msl->len = len;
+	msl->heap = 1;
+	for (i = 0; i < n; i++) {
+		struct rte_memseg *ms = eal_msl_seg(mcfg, msl, i);
+
+		memset(ms, 0, sizeof(*ms));
+		ms->addr = eal_msl_slot_addr(msl, i);
+		ms->iova = iova == NULL ? RTE_BAD_IOVA : iova[i];
+		ms->len = page_sz;
+		ms->hugepage_sz = page_sz;
+		ms->socket_id = socket;
+		/* Nothing says what the application left in it. */
+		ms->flags = RTE_MEMSEG_FLAG_DIRTY;
+	}
+	eal_msl_set_used(mcfg, msl, 0, n, true);
+	msl->version++;
+	*out = msl;
+	return 0;
+}
+
+void
+eal_memseg_list_remove_external(struct rte_memseg_list *msl)
+{
+	struct rte_mem_config *mcfg = eal_mcfg_get();
+
+	eal_msl_set_used(mcfg, msl, 0, (unsigned int)(msl->len / msl->page_sz),
+			false);
+	msl->base_va = NULL;
+	msl->len = 0;
+	msl->version++;
 }

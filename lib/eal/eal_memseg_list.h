@@ -108,4 +108,22 @@ eal_msl_contains(const struct rte_memseg_list *msl, const void *addr)
 	return msl->base_va != NULL && a >= base && a - base < msl->len;
 }
 
+/*
+ * Describe memory the application mapped, [@p va, @p va + @p len) in pages
+ * of @p page_sz with the given IOVAs (NULL: unknown), as an external list
+ * owned by @p socket (an external heap's id). Its pages are marked dirty.
+ * The caller holds the hotplug lock for writing.
+ *
+ * @return 0 with the list in @p out, or -EEXIST (overlaps a list), -ENOSPC
+ *   (no list entry or config space left).
+ */
+int eal_memseg_list_add_external(void *va, size_t len, const rte_iova_t iova[],
+		uint64_t page_sz, int socket, struct rte_memseg_list **out);
+
+/*
+ * Forget an external list; its entry stays for reuse. The caller holds the
+ * hotplug lock for writing.
+ */
+void eal_memseg_list_remove_external(struct rte_memseg_list *msl);
+
 #endif /* _EAL_MEMSEG_LIST_H_ */
