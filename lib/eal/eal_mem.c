@@ -146,6 +146,7 @@ eal_mem_init(struct eal_mem *mem, const struct eal_options *opts,
 		mem->mcfg->legacy_mem = opts->legacy_mem;
 		mem->mcfg->single_file_segments = opts->single_file_segments;
 		mem->mcfg->no_huge = opts->no_huge;
+		mem->mcfg->match_allocations = opts->match_allocations;
 		ret = mem->mode->init(mem, err, err_len);
 	}
 	if (ret < 0) {

@@ -43,6 +43,7 @@ struct rte_mem_config {
 	uint8_t single_file_segments; /* 1: one file per list */
 	uint8_t no_huge; /* 1: anonymous 4 KB pages */
 	uint8_t iova_mode; /* enum rte_iova_mode in force */
+	uint8_t match_allocations; /* 1: give pages back only as allocated */
 
 	uint64_t malloc_off; /* lib/malloc's shared state, from region
 			      * start; 0 until lib/malloc set it up */

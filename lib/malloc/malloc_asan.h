@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The rtemem authors
+ */
+
+#ifndef _MALLOC_ASAN_H_
+#define _MALLOC_ASAN_H_
+
+/*
+ * The sanitizer hooks, in one place. In an ASan build the heap poisons
+ * what the application must not touch (free memory, headers' slack,
+ * bytes past the requested size) so that use-after-free and overflows in
+ * heap memory are reported. Element headers stay addressable: the heap
+ * reads them. Elsewhere the hooks compile to nothing.
+ */
+
+#include <stddef.h>
+
+#if defined(__SANITIZE_ADDRESS__)
+#define MALLOC_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define MALLOC_ASAN 1
+#endif
+#endif
+
+#ifdef MALLOC_ASAN
+void __asan_poison_memory_region(void const volatile *addr, size_t size);
+void __asan_unpoison_memory_region(void const volatile *addr, size_t size);
+
+static inline void
+malloc_asan_poison(const void *addr, size_t len)
+{
+	__asan_poison_memory_region(addr, len);
+}
+
+static inline void
+malloc_asan_unpoison(const void *addr, size_t len)
+{
+	__asan_unpoison_memory_region(addr, len);
+}
+#else
+static inline void
+malloc_asan_poison(const void *addr, size_t len)
+{
+	(void)addr;
+	(void)len;
+}
+
+static inline void
+malloc_asan_unpoison(const void *addr, size_t len)
+{
+	(void)addr;
+	(void)len;
+}
+#endif
+
+#endif /* _MALLOC_ASAN_H_ */

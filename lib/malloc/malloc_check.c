@@ -1,0 +1,151 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The rtemem authors
+ */
+
+/*
+ * The heap invariant checker (malloc_check.h): one walk over every
+ * element of a heap under its lock, counting what the counters say.
+ */
+
+#include <stdio.h>
+#include <string.h>
+
+#include <rte_common.h>
+
+#include "malloc_asan.h"
+#include "malloc_check.h"
+#include "malloc_heap.h"
+
+struct check_ctx {
+	const struct malloc_heap *heap;
+	bool check_zero;
+	size_t total; /* bytes of all elements */
+	size_t free_size; /* bytes of free elements */
+	unsigned int n_free, n_busy;
+	char *err;
+	size_t err_len;
+};
+
+static int
+check_fail(struct check_ctx *c, const struct malloc_elem *e, const char *what)
+{
+	snprintf(c->err, c->err_len, "heap %s: element %p: %s", c->heap->name,
+			(const void *)e, what);
+	return -1;
+}
+
+/* @return true if @p e is on the free list its size belongs to. */
+static bool
+check_listed(const struct malloc_heap *heap, const struct rte_memseg_list *msl,
+		const struct malloc_elem *e)
+{
+	const struct malloc_bins *b = NULL;
+	const struct malloc_elem *x;
+	unsigned int i;
+
+	for (i = 0; i < heap->n_bins; i++)
+		if (heap->bins[i].page_sz == msl->page_sz)
+			b = &heap->bins[i];
+	if (b == NULL)
+		return false;
+	/* The first non-empty class from e's on is e's, if e is listed. */
+	x = malloc_bins_next(b, e->size, NULL);
+	while (x != NULL && x != e && x->free_next != NULL)
+		x = x->free_next;
+	return x == e;
+}
+
+static bool __rte_no_asan
+check_is_zero(const struct malloc_elem *e)
+{
+	const uint8_t *p = RTE_PTR_ADD(e, MALLOC_ELEM_HEADER_LEN);
+	size_t i, n = e->size - MALLOC_ELEM_HEADER_LEN;
+
+	for (i = 0; i < n; i++)
+		if (p[i] != 0)
+			return false;
+	return true;
+}
+
+static int
+check_elem(const struct rte_memseg_list *msl, const struct malloc_elem *e,
+		bool run_start, void *arg)
+{
+	struct check_ctx *c = arg;
+
+	if (run_start && e->prev != NULL)
+		return check_fail(c, e, "run start with a neighbour below");
+	if (e->next != NULL &&
+			(e->next != malloc_elem_end(e) || e->next->prev != e))
+		return check_fail(c, e, "broken neighbour links");
+	if (e->size < MALLOC_ELEM_MIN_LEN || (e->size & 63) != 0)
+		return check_fail(c, e, "bad size");
+	c->total += e->size;
+	if (e->t.state == ELEM_BUSY) {
+		c->n_busy++;
+		return 0;
+	}
+	if (e->t.state != ELEM_FREE)
+		return check_fail(c, e, "bad state");
+	c->n_free++;
+	c->free_size += e->size;
+	if (e->next != NULL && e->next->t.state == ELEM_FREE &&
+			e->next->orig_elem == e->orig_elem)
+		return check_fail(c, e, "two free neighbours not joined");
+	if (!check_listed(c->heap, msl, e))
+		return check_fail(c, e, "free but not on its free list");
+	if (c->check_zero && !malloc_elem_is_dirty(e) && !check_is_zero(e))
+		return check_fail(c, e, "marked clean but not zero");
+	return 0;
+}
+
+static int
+check_heap(struct rte_mem_config *mcfg, struct malloc_heap *heap,
+		bool check_zero, char *err, size_t err_len)
+{
+	struct check_ctx c = {
+		.heap = heap,
+		.check_zero = check_zero,
+		.err = err,
+		.err_len = err_len,
+	};
+	int ret;
+
+	rte_spinlock_lock(&heap->lock);
+	ret = malloc_heap_walk_locked(mcfg, heap, check_elem, &c);
+	if (ret == 0 &&
+			(c.total != heap->total_size ||
+					c.free_size != heap->free_size ||
+					c.n_free != heap->free_count ||
+					c.n_busy != heap->alloc_count)) {
+		snprintf(err, err_len,
+				"heap %s: counters (total %zu, free %zu in %u, %u busy) differ from elements (%zu, %zu in %u, %u)",
+				heap->name, heap->total_size, heap->free_size,
+				heap->free_count, heap->alloc_count, c.total,
+				c.free_size, c.n_free, c.n_busy);
+		ret = -1;
+	}
+	rte_spinlock_unlock(&heap->lock);
+	return ret;
+}
+
+int
+malloc_heap_check_all(bool check_zero, char *err, size_t err_len)
+{
+	struct rte_mem_config *mcfg = malloc_mcfg_get();
+	unsigned int i;
+
+	if (mcfg == NULL) {
+		snprintf(err, err_len, "no heaps: EAL not initialized");
+		return -1;
+	}
+	for (i = 0; i < RTE_MAX_HEAPS; i++) {
+		struct malloc_heap *heap = &malloc_state_of(mcfg)->heaps[i];
+
+		if (heap->in_use &&
+				check_heap(mcfg, heap, check_zero, err,
+						err_len) < 0)
+			return -1;
+	}
+	return 0;
+}

@@ -1,0 +1,158 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The rtemem authors
+ */
+
+#ifndef _MALLOC_ELEM_H_
+#define _MALLOC_ELEM_H_
+
+/*
+ * Heap elements. Heap memory is cut into elements, each starting with a
+ * header; an element is free, busy (allocated) or, for the last 8 bytes
+ * before an aligned allocation, a pad marker pointing back to its header.
+ *
+ *   [header][pad][data ............][trailer][slack]
+ *   ^elem        ^data = elem + MALLOC_ELEM_HEADER_LEN + pad
+ *
+ * Elements that touch in memory (same memseg list, adjacent addresses) are
+ * linked by prev/next; a NULL link means a run edge (unmapped memory or
+ * another list). Two free neighbours are always joined, except across
+ * different original allocations with --match-allocations.
+ *
+ * A free element is clean when every byte after its header is zero, dirty
+ * when some byte may not be. Splitting keeps the flag, joining ORs it.
+ */
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <rte_common.h>
+
+#ifdef RTE_MALLOC_DEBUG
+#define MALLOC_ELEM_HEADER_LEN 128
+#define MALLOC_ELEM_TRAILER_LEN 64
+#define MALLOC_HEADER_COOKIE 0xbadbadbadadd2e55ULL
+#define MALLOC_TRAILER_COOKIE 0xadd2e55badbadbadULL
+#define MALLOC_POISON 0x6b
+#else
+#define MALLOC_ELEM_HEADER_LEN 64
+#define MALLOC_ELEM_TRAILER_LEN 0
+#endif
+
+/* Bytes an allocation costs beyond its (cache-line rounded) size. */
+#define MALLOC_ELEM_OVERHEAD (MALLOC_ELEM_HEADER_LEN + MALLOC_ELEM_TRAILER_LEN)
+/* The smallest data area; smaller leftovers stay as slack. */
+#define MALLOC_ELEM_MIN_DATA 64
+/* The smallest element. */
+#define MALLOC_ELEM_MIN_LEN (MALLOC_ELEM_OVERHEAD + MALLOC_ELEM_MIN_DATA)
+
+/* Values unlikely to appear by chance, so that rte_free() can reject
+ * pointers that are not allocations. */
+enum malloc_elem_state {
+	ELEM_FREE = 0x5f,
+	ELEM_BUSY = 0xb5,
+	ELEM_PAD = 0xad,
+};
+
+#define ELEM_FLAG_DIRTY 0x1 /* may hold non-zero bytes after the header */
+
+/*
+ * The last 8 bytes of a header. A pad marker is just this, written right
+ * before the data of an allocation whose header is further back.
+ */
+struct malloc_elem_tail {
+	uint32_t pad; /* bytes between the header's end and the data */
+	uint8_t msl_idx; /* memseg list of the element */
+	uint8_t heap_idx; /* heap owning it */
+	uint8_t flags; /* ELEM_FLAG_* */
+	uint8_t state; /* enum malloc_elem_state */
+};
+
+struct malloc_elem {
+	struct malloc_elem *prev; /* neighbour below, or NULL at a run edge */
+	struct malloc_elem *next; /* neighbour above, or NULL at a run edge */
+	struct malloc_elem *free_prev; /* free list links (free only) */
+	struct malloc_elem *free_next;
+	size_t size; /* bytes from this header to the end of the element */
+	struct malloc_elem *orig_elem; /* first element of the pages it came
+					* with (--match-allocations) */
+	size_t orig_size; /* bytes of those pages */
+#ifdef RTE_MALLOC_DEBUG
+	uint64_t cookie; /* MALLOC_HEADER_COOKIE */
+	uint8_t reserved[56];
+#endif
+	struct malloc_elem_tail t;
+};
+
+RTE_BUILD_BUG_ON(sizeof(struct malloc_elem) != MALLOC_ELEM_HEADER_LEN);
+
+static inline void *
+malloc_elem_end(const struct malloc_elem *e)
+{
+	return RTE_PTR_ADD(e, e->size);
+}
+
+static inline void *
+malloc_elem_data(const struct malloc_elem *e)
+{
+	return RTE_PTR_ADD(e, MALLOC_ELEM_HEADER_LEN + e->t.pad);
+}
+
+/* Bytes the application may use in busy element @p e. */
+static inline size_t
+malloc_elem_usable(const struct malloc_elem *e)
+{
+	return e->size - MALLOC_ELEM_OVERHEAD - e->t.pad;
+}
+
+static inline bool
+malloc_elem_is_dirty(const struct malloc_elem *e)
+{
+	return (e->t.flags & ELEM_FLAG_DIRTY) != 0;
+}
+
+static inline void
+malloc_elem_set_dirty(struct malloc_elem *e, bool dirty)
+{
+	e->t.flags = (uint8_t)(dirty ? e->t.flags | ELEM_FLAG_DIRTY :
+				       e->t.flags & ~ELEM_FLAG_DIRTY);
+}
+
+/*
+ * The header of the allocation at @p data, following a pad marker if
+ * there is one. The caller has checked that the memory before @p data is
+ * mapped heap memory.
+ */
+static inline struct malloc_elem *
+malloc_elem_from_data(const void *data)
+{
+	const struct malloc_elem_tail *t = RTE_PTR_SUB(data, sizeof(*t));
+
+	if (t->state == ELEM_PAD)
+		return RTE_PTR_SUB(data, MALLOC_ELEM_HEADER_LEN + t->pad);
+	return RTE_PTR_SUB(data, MALLOC_ELEM_HEADER_LEN);
+}
+
+/* Write a fresh, unlinked header of @p size bytes at @p e. */
+void malloc_elem_init(struct malloc_elem *e, size_t size, uint8_t msl_idx,
+		uint8_t heap_idx, enum malloc_elem_state state, bool dirty);
+
+/*
+ * Cut @p e at @p at (inside it, leaving both parts at least
+ * MALLOC_ELEM_MIN_LEN) and return the upper part, a new element with
+ * state @p state that inherits dirtiness and origin and sits between @p e
+ * and its old next.
+ */
+struct malloc_elem *malloc_elem_split(
+		struct malloc_elem *e, void *at, enum malloc_elem_state state);
+
+/* @return true if @p e and its next may be joined (both free). */
+bool malloc_elem_can_join_next(const struct malloc_elem *e, bool match);
+
+/*
+ * Absorb @p e's next into @p e: sizes add, dirtiness ORs, the next's
+ * header becomes data. The caller handles free lists and clearing.
+ */
+void malloc_elem_join_next(struct malloc_elem *e);
+
+#endif /* _MALLOC_ELEM_H_ */

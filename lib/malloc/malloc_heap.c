@@ -1,0 +1,673 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The rtemem authors
+ */
+
+/*
+ * Heap allocation and free (malloc_heap.h).
+ *
+ * Allocation finds a free element in the free lists of an acceptable page
+ * size: first in constant time (the smallest class that surely fits, for
+ * requests without bound or IOVA constraints), then by walking the
+ * classes that may fit. The data is carved from the top of the element,
+ * so the free part below keeps its header. If nothing fits and the memory
+ * layer may grow, pages for the request are mapped and added.
+ *
+ * Free joins the element with its free neighbours, works out which whole
+ * pages of the result go back to lib/eal, and clears the freed bytes that
+ * stay in the heap only if the result is clean (design.md, "Clean and
+ * dirty memory"). Pages going back are never cleared: the kernel zeroes
+ * new hugepages, and a reused file's pages come back marked dirty.
+ *
+ * Locking: the heap's spinlock guards its elements and counters; growth
+ * and shrink also take the hotplug lock for writing, always after it.
+ */
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_common.h>
+#include <rte_eal_memconfig.h>
+#include <rte_log.h>
+
+#include "eal_memalloc.h"
+#include "eal_memseg_list.h"
+#include "malloc_asan.h"
+#include "malloc_heap.h"
+
+#define HEAP_MAX_RELEASE 8 /* page ranges given back by one free */
+
+struct heap_range {
+	uintptr_t start;
+	uintptr_t end;
+};
+
+static inline struct rte_memseg_list *
+heap_msl(struct rte_mem_config *mcfg, const struct malloc_elem *e)
+{
+	return &mcfg->memsegs[e->t.msl_idx];
+}
+
+struct malloc_bins *
+malloc_heap_bins(struct malloc_heap *heap, uint64_t page_sz)
+{
+	unsigned int i;
+
+	for (i = 0; i < heap->n_bins; i++)
+		if (heap->bins[i].page_sz == page_sz)
+			return &heap->bins[i];
+	if (heap->n_bins == MALLOC_MAX_PAGE_SIZES)
+		return NULL;
+	heap->bins[heap->n_bins].page_sz = page_sz;
+	return &heap->bins[heap->n_bins++];
+}
+
+static struct malloc_bins *
+heap_bins_of(struct rte_mem_config *mcfg, struct malloc_heap *heap,
+		const struct malloc_elem *e)
+{
+	return malloc_heap_bins(heap, heap_msl(mcfg, e)->page_sz);
+}
+
+/* Record @p e in its list's run-end array if it ends on a page boundary. */
+static void
+heap_note_end(struct rte_mem_config *mcfg, struct malloc_elem *e)
+{
+	const struct rte_memseg_list *msl = heap_msl(mcfg, e);
+	uintptr_t off = RTE_PTR_DIFF(malloc_elem_end(e), msl->base_va);
+	struct malloc_state *st = malloc_state_of(mcfg);
+	struct malloc_elem **ends;
+
+	if ((off & (msl->page_sz - 1)) != 0)
+		return;
+	ends = eal_mcfg_at(mcfg, st->run_end_off[e->t.msl_idx]);
+	ends[off / msl->page_sz - 1] = e;
+}
+
+static void
+heap_insert_free(struct rte_mem_config *mcfg, struct malloc_heap *heap,
+		struct malloc_elem *e)
+{
+	malloc_bins_insert(heap_bins_of(mcfg, heap, e), e);
+	heap->free_count++;
+}
+
+static void
+heap_remove_free(struct rte_mem_config *mcfg, struct malloc_heap *heap,
+		struct malloc_elem *e)
+{
+	malloc_bins_remove(heap_bins_of(mcfg, heap, e), e);
+	heap->free_count--;
+}
+
+/*
+ * Join free element @p e (off the lists) with its free neighbours. The
+ * headers that became data are @p e's own if *@p low, and the one at its
+ * old end if *@p high.
+ */
+static struct malloc_elem *
+heap_join(struct rte_mem_config *mcfg, struct malloc_heap *heap,
+		struct malloc_elem *e, bool *low, bool *high)
+{
+	bool match = mcfg->match_allocations != 0;
+	struct malloc_elem *p = e->prev;
+
+	*low = false;
+	*high = false;
+	if (p != NULL && malloc_elem_can_join_next(p, match)) {
+		heap_remove_free(mcfg, heap, p);
+		malloc_elem_join_next(p);
+		e = p;
+		*low = true;
+	}
+	if (malloc_elem_can_join_next(e, match)) {
+		heap_remove_free(mcfg, heap, e->next);
+		malloc_elem_join_next(e);
+		*high = true;
+	}
+	heap_note_end(mcfg, e);
+	return e;
+}
+
+/* Clear [start, end) outside the ranges going back to the kernel. */
+static uint64_t
+heap_clear(uintptr_t start, uintptr_t end, const struct heap_range *rel,
+		unsigned int n_rel)
+{
+	uint64_t done = 0;
+	unsigned int i;
+
+	for (i = 0; i <= n_rel && start < end; i++) {
+		uintptr_t stop = i < n_rel ? RTE_MIN(rel[i].start, end) : end;
+
+		if (stop > start) {
+			malloc_asan_unpoison((void *)start, stop - start);
+			memset((void *)start, 0, stop - start);
+			done += stop - start;
+		}
+		if (i < n_rel)
+			start = RTE_MAX(start, rel[i].end);
+	}
+	return done;
+}
+
+/* @return true if the page of slot @p idx may be given back. */
+static bool
+heap_page_freeable(struct rte_mem_config *mcfg,
+		const struct rte_memseg_list *msl, unsigned int idx)
+{
+	return !(eal_msl_seg(mcfg, msl, idx)->flags &
+			RTE_MEMSEG_FLAG_DO_NOT_FREE);
+}
+
+/*
+ * The whole pages of free element @p e that may go back to lib/eal, as
+ * ranges leaving pieces of e that are empty or at least a minimal
+ * element.
+ */
+static unsigned int
+heap_plan_release(struct rte_mem_config *mcfg, const struct malloc_heap *heap,
+		const struct malloc_elem *e, struct heap_range *rel)
+{
+	const struct rte_memseg_list *msl = heap_msl(mcfg, e);
+	uintptr_t s = (uintptr_t)e, end = (uintptr_t)malloc_elem_end(e);
+	uintptr_t pg = msl->page_sz, lo, hi, a;
+	unsigned int n = 0;
+
+	if (heap->external || mcfg->legacy_mem || !eal_memalloc_can_grow())
+		return 0;
+	if (mcfg->match_allocations &&
+			(e->orig_elem != e || e->size != e->orig_size))
+		return 0;
+	lo = RTE_ALIGN_CEIL(s, pg);
+	hi = RTE_ALIGN_FLOOR(end, pg);
+	if (lo > s && lo - s < MALLOC_ELEM_MIN_LEN)
+		lo += pg;
+	if (hi < end && end - hi < MALLOC_ELEM_MIN_LEN)
+		hi -= pg;
+	for (a = lo; a < hi && n < HEAP_MAX_RELEASE;) {
+		unsigned int idx = eal_msl_addr_idx(msl, (void *)a);
+		uintptr_t b = a;
+
+		while (b < hi && heap_page_freeable(mcfg, msl, idx)) {
+			b += pg;
+			idx++;
+		}
+		if (b > a) {
+			rel[n].start = a;
+			rel[n++].end = b;
+		}
+		a = b + pg;
+	}
+	return n;
+}
+
+/* Hand pages [a, b) of list @p msl back to lib/eal. */
+static int
+heap_unmap(struct rte_mem_config *mcfg, struct rte_memseg_list *msl,
+		uintptr_t a, uintptr_t b)
+{
+	unsigned int idx = eal_msl_addr_idx(msl, (void *)a);
+	int n = (int)((b - a) / msl->page_sz), i, ret;
+	struct rte_memseg **ms = malloc(sizeof(*ms) * (size_t)n);
+
+	if (ms == NULL)
+		return -ENOMEM;
+	for (i = 0; i < n; i++)
+		ms[i] = eal_msl_seg(mcfg, msl, idx + (unsigned int)i);
+	malloc_asan_unpoison((void *)a, b - a);
+	rte_mcfg_mem_write_lock();
+	ret = eal_memalloc_free_seg_bulk(ms, n);
+	rte_mcfg_mem_write_unlock();
+	free(ms);
+	return ret;
+}
+
+/*
+ * Cut the ranges @p rel out of free element @p e (off the lists), give
+ * them back, and put the pieces left on the free lists.
+ */
+static void
+heap_release(struct rte_mem_config *mcfg, struct malloc_heap *heap,
+		struct malloc_elem *e, const struct heap_range *rel,
+		unsigned int n_rel)
+{
+	struct rte_memseg_list *msl = heap_msl(mcfg, e);
+	unsigned int msl_idx = e->t.msl_idx, i;
+	struct malloc_elem *cur = e, *r, *tail;
+
+	for (i = 0; i < n_rel && cur != NULL; i++) {
+		r = cur;
+		if ((uintptr_t)cur < rel[i].start) {
+			r = malloc_elem_split(
+					cur, (void *)rel[i].start, ELEM_FREE);
+			heap_insert_free(mcfg, heap, cur);
+			heap_note_end(mcfg, cur);
+		}
+		tail = NULL;
+		if ((uintptr_t)malloc_elem_end(r) > rel[i].end)
+			tail = malloc_elem_split(
+					r, (void *)rel[i].end, ELEM_FREE);
+		if (r->prev != NULL)
+			r->prev->next = NULL;
+		if (r->next != NULL)
+			r->next->prev = NULL;
+		heap->total_size -= r->size;
+		heap->free_size -= r->size;
+		if (heap_unmap(mcfg, msl, rel[i].start, rel[i].end) < 0) {
+			RTE_LOG(ERR, MALLOC,
+					"cannot give back pages at %p, keeping them\n",
+					(void *)rel[i].start);
+			malloc_heap_add_memory(mcfg, heap, msl_idx,
+					(void *)rel[i].start,
+					rel[i].end - rel[i].start, true);
+		}
+		cur = tail;
+	}
+	if (cur != NULL)
+		heap_insert_free(mcfg, heap, cur);
+}
+
+/* Free busy element @p e; the caller holds the heap lock. */
+static void
+heap_free_locked(struct rte_mem_config *mcfg, struct malloc_heap *heap,
+		struct malloc_elem *e)
+{
+	uintptr_t cs = (uintptr_t)e + MALLOC_ELEM_HEADER_LEN;
+	uintptr_t ce = (uintptr_t)malloc_elem_end(e);
+	struct heap_range rel[HEAP_MAX_RELEASE];
+	unsigned int n_rel;
+	bool low, high;
+
+	heap->alloc_count--;
+	heap->free_size += e->size;
+	e->t.state = ELEM_FREE;
+	e->t.pad = 0;
+#ifdef RTE_MALLOC_DEBUG
+	/* Poisoned memory is not zero: it is dirty from now on. */
+	malloc_asan_unpoison((void *)cs, ce - cs);
+	memset((void *)cs, MALLOC_POISON, ce - cs);
+	malloc_elem_set_dirty(e, true);
+#else
+	malloc_elem_set_dirty(e, false);
+#endif
+	e = heap_join(mcfg, heap, e, &low, &high);
+	if (low)
+		cs -= MALLOC_ELEM_HEADER_LEN;
+	if (high)
+		ce += MALLOC_ELEM_HEADER_LEN;
+	n_rel = heap_plan_release(mcfg, heap, e, rel);
+	if (!malloc_elem_is_dirty(e))
+		heap->cleared_on_free += heap_clear(cs, ce, rel, n_rel);
+	malloc_asan_poison(RTE_PTR_ADD(e, MALLOC_ELEM_HEADER_LEN),
+			e->size - MALLOC_ELEM_HEADER_LEN);
+	if (n_rel == 0)
+		heap_insert_free(mcfg, heap, e);
+	else
+		heap_release(mcfg, heap, e, rel, n_rel);
+}
+
+void
+malloc_heap_free(struct rte_mem_config *mcfg, struct malloc_heap *heap,
+		void *data)
+{
+	rte_spinlock_lock(&heap->lock);
+	heap_free_locked(mcfg, heap, malloc_elem_from_data(data));
+	rte_spinlock_unlock(&heap->lock);
+}
+
+void
+malloc_heap_add_memory(struct rte_mem_config *mcfg, struct malloc_heap *heap,
+		unsigned int msl_idx, void *va, size_t len, bool dirty)
+{
+	struct malloc_state *st = malloc_state_of(mcfg);
+	struct rte_memseg_list *msl = &mcfg->memsegs[msl_idx];
+	struct malloc_elem **ends = eal_mcfg_at(mcfg, st->run_end_off[msl_idx]);
+	unsigned int idx = eal_msl_addr_idx(msl, va);
+	unsigned int end = idx + (unsigned int)(len / msl->page_sz);
+	struct malloc_elem *e = va, *j;
+	bool low, high;
+
+	malloc_elem_init(e, len, (uint8_t)msl_idx,
+			(uint8_t)malloc_heap_idx(st, heap), ELEM_FREE, dirty);
+	/* Mapped pages next to these are this heap's: link to them. */
+	if (idx > 0 && eal_msl_is_used(mcfg, msl, idx - 1)) {
+		e->prev = ends[idx - 1];
+		e->prev->next = e;
+	}
+	if (end < msl->n_segs && eal_msl_is_used(mcfg, msl, end)) {
+		e->next = RTE_PTR_ADD(va, len);
+		e->next->prev = e;
+	}
+	heap->total_size += len;
+	heap->free_size += len;
+	j = heap_join(mcfg, heap, e, &low, &high);
+	/* A clean result gets the headers that joining turned into data. */
+	if (!malloc_elem_is_dirty(j) && low) {
+		memset(e, 0, MALLOC_ELEM_HEADER_LEN);
+		heap->cleared_on_free += MALLOC_ELEM_HEADER_LEN;
+	}
+	if (!malloc_elem_is_dirty(j) && high) {
+		memset(RTE_PTR_ADD(va, len), 0, MALLOC_ELEM_HEADER_LEN);
+		heap->cleared_on_free += MALLOC_ELEM_HEADER_LEN;
+	}
+	malloc_asan_poison(RTE_PTR_ADD(j, MALLOC_ELEM_HEADER_LEN),
+			j->size - MALLOC_ELEM_HEADER_LEN);
+	heap_insert_free(mcfg, heap, j);
+}
+
+/*
+ * The highest page boundary in [d, d + len) where IOVAs are not
+ * contiguous, or 0 if they are.
+ */
+static uintptr_t
+heap_iova_break(struct rte_mem_config *mcfg, const struct rte_memseg_list *msl,
+		uintptr_t d, size_t len)
+{
+	unsigned int first = eal_msl_addr_idx(msl, (void *)d);
+	unsigned int last = eal_msl_addr_idx(msl, (void *)(d + len - 1));
+	unsigned int i;
+
+	if (mcfg->iova_mode == RTE_IOVA_VA)
+		return 0;
+	for (i = last; i > first; i--) {
+		const struct rte_memseg *a = eal_msl_seg(mcfg, msl, i - 1);
+		const struct rte_memseg *b = eal_msl_seg(mcfg, msl, i);
+
+		if (a->iova == RTE_BAD_IOVA || b->iova != a->iova + a->len)
+			return (uintptr_t)b->addr;
+	}
+	return 0;
+}
+
+/*
+ * Where the data of @p req would go in free element @p e: as high as
+ * possible, aligned, not crossing the bound, IOVA-contiguous if asked.
+ *
+ * @return true with the data address in @p dp, or false if it cannot fit.
+ */
+static bool
+heap_fit(struct rte_mem_config *mcfg, const struct malloc_elem *e,
+		const struct malloc_req *req, uintptr_t *dp)
+{
+	uintptr_t start = (uintptr_t)e + MALLOC_ELEM_HEADER_LEN;
+	uintptr_t end = (uintptr_t)malloc_elem_end(e) - MALLOC_ELEM_TRAILER_LEN;
+	uintptr_t d, b;
+
+	for (;;) {
+		if (end < start || end - start < req->size)
+			return false;
+		d = RTE_ALIGN_FLOOR(end - req->size, req->align);
+		if (d < start)
+			return false;
+		if (req->bound != 0) {
+			b = RTE_ALIGN_FLOOR(d + req->size - 1, req->bound);
+			if (b > d) {
+				end = b;
+				continue;
+			}
+		}
+		if (req->contig) {
+			b = heap_iova_break(
+					mcfg, heap_msl(mcfg, e), d, req->size);
+			if (b != 0) {
+				end = b;
+				continue;
+			}
+		}
+		*dp = d;
+		return true;
+	}
+}
+
+static bool
+heap_page_ok(const struct malloc_req *req, uint64_t page_sz)
+{
+	unsigned int i;
+
+	if (req->page_sz == NULL)
+		return true;
+	for (i = 0; i < req->n_page_sz; i++)
+		if (req->page_sz[i] == page_sz)
+			return true;
+	return false;
+}
+
+/* Bytes of free element that surely hold @p req wherever it is aligned. */
+static size_t
+heap_need(const struct malloc_req *req)
+{
+	return MALLOC_ELEM_OVERHEAD + req->size +
+			(req->align - RTE_CACHE_LINE_SIZE);
+}
+
+/* A free element @p req fits in, with its data address in @p dp. */
+static struct malloc_elem *
+heap_find(struct rte_mem_config *mcfg, struct malloc_heap *heap,
+		const struct malloc_req *req, uintptr_t *dp)
+{
+	size_t min = MALLOC_ELEM_OVERHEAD + req->size;
+	struct malloc_elem *e;
+	unsigned int i;
+
+	for (i = 0; i < heap->n_bins; i++) {
+		const struct malloc_bins *b = &heap->bins[i];
+
+		if (!heap_page_ok(req, b->page_sz))
+			continue;
+		if (req->bound == 0 && !req->contig) {
+			e = malloc_bins_find(b, heap_need(req));
+			if (e != NULL && heap_fit(mcfg, e, req, dp))
+				return e;
+		}
+		for (e = malloc_bins_next(b, min, NULL); e != NULL;
+				e = malloc_bins_next(b, min, e))
+			if (heap_fit(mcfg, e, req, dp))
+				return e;
+	}
+	return NULL;
+}
+
+/* Take @p req out of free element @p e at data address @p d. */
+static struct malloc_elem *
+heap_carve(struct rte_mem_config *mcfg, struct malloc_heap *heap,
+		struct malloc_elem *e, const struct malloc_req *req,
+		uintptr_t d)
+{
+	uintptr_t h = d - MALLOC_ELEM_HEADER_LEN;
+	uintptr_t tail = d + req->size + MALLOC_ELEM_TRAILER_LEN;
+	struct malloc_elem *busy = e, *t;
+
+	heap_remove_free(mcfg, heap, e);
+	heap->free_size -= e->size;
+	if (h - (uintptr_t)e >= MALLOC_ELEM_MIN_LEN) {
+		busy = malloc_elem_split(e, (void *)h, ELEM_BUSY);
+		heap_insert_free(mcfg, heap, e);
+		heap->free_size += e->size;
+	}
+	if ((uintptr_t)malloc_elem_end(busy) - tail >= MALLOC_ELEM_MIN_LEN) {
+		t = malloc_elem_split(busy, (void *)tail, ELEM_FREE);
+		heap_insert_free(mcfg, heap, t);
+		heap->free_size += t->size;
+		heap_note_end(mcfg, t);
+	}
+	heap_note_end(mcfg, busy);
+	busy->t.state = ELEM_BUSY;
+	busy->t.pad = (uint32_t)(d - (uintptr_t)busy - MALLOC_ELEM_HEADER_LEN);
+	if (busy->t.pad != 0) {
+		struct malloc_elem_tail *m = (void *)(d - sizeof(*m));
+
+		malloc_asan_unpoison(m, sizeof(*m));
+		*m = busy->t;
+		m->state = ELEM_PAD;
+	}
+#ifdef RTE_MALLOC_DEBUG
+	*(uint64_t *)RTE_PTR_SUB(malloc_elem_end(busy),
+			MALLOC_ELEM_TRAILER_LEN) = MALLOC_TRAILER_COOKIE;
+#endif
+	malloc_asan_unpoison((void *)d, req->user_size);
+	heap->alloc_count++;
+	return busy;
+}
+
+/* Page sizes @p heap may grow with for @p req, smallest first. */
+static unsigned int
+heap_grow_sizes(const struct malloc_heap *heap, const struct malloc_req *req,
+		uint64_t *sizes)
+{
+	uint64_t all[MALLOC_MAX_PAGE_SIZES];
+	unsigned int n_all, i, j, n = 0;
+
+	n_all = eal_memalloc_page_sizes(heap->socket_id, all, RTE_DIM(all));
+	for (i = 0; i < n_all; i++) {
+		if (!heap_page_ok(req, all[i]))
+			continue;
+		for (j = n; j > 0 && sizes[j - 1] > all[i]; j--)
+			sizes[j] = sizes[j - 1];
+		sizes[j] = all[i];
+		n++;
+	}
+	return n;
+}
+
+/* Map @p n pages of @p page_sz and add them. The hotplug lock is held. */
+static int
+heap_grow_pages(struct rte_mem_config *mcfg, struct malloc_heap *heap,
+		const struct malloc_req *req, struct rte_memseg **ms, int n,
+		uint64_t page_sz)
+{
+	const struct rte_memseg_list *msl;
+	bool dirty = false;
+	int i, ret;
+
+	ret = eal_memalloc_alloc_seg_bulk(
+			ms, n, page_sz, heap->socket_id, true);
+	if (ret < 0)
+		return ret;
+	msl = rte_mem_virt2memseg_list(ms[0]->addr);
+	if (req->contig &&
+			heap_iova_break(mcfg, msl, (uintptr_t)ms[0]->addr,
+					(size_t)n * page_sz) != 0) {
+		eal_memalloc_free_seg_bulk(ms, n);
+		return -ENOMEM;
+	}
+	for (i = 0; i < n; i++)
+		dirty |= (ms[i]->flags & RTE_MEMSEG_FLAG_DIRTY) != 0;
+	malloc_heap_add_memory(mcfg, heap, eal_msl_index(mcfg, msl),
+			ms[0]->addr, (size_t)n * page_sz, dirty);
+	return 0;
+}
+
+/* Grow @p heap by enough pages for @p req. @return true if it grew. */
+static bool
+heap_grow(struct rte_mem_config *mcfg, struct malloc_heap *heap,
+		const struct malloc_req *req)
+{
+	size_t need = heap_need(req) + req->bound;
+	uint64_t sizes[MALLOC_MAX_PAGE_SIZES];
+	unsigned int n_sizes, i;
+	struct rte_memseg **ms;
+	int ret = -ENOMEM;
+	uint64_t n;
+
+	if (heap->external || !eal_memalloc_can_grow())
+		return false;
+	n_sizes = heap_grow_sizes(heap, req, sizes);
+	for (i = 0; i < n_sizes && ret < 0; i++) {
+		n = (need + sizes[i] - 1) / sizes[i];
+		if (n > RTE_MAX_MEMSEG_PER_LIST)
+			continue;
+		ms = malloc(sizeof(*ms) * n);
+		if (ms == NULL)
+			return false;
+		rte_mcfg_mem_write_lock();
+		ret = heap_grow_pages(mcfg, heap, req, ms, (int)n, sizes[i]);
+		rte_mcfg_mem_write_unlock();
+		free(ms);
+	}
+	return ret == 0;
+}
+
+void *
+malloc_heap_alloc(struct rte_mem_config *mcfg, struct malloc_heap *heap,
+		const struct malloc_req *req, bool *dirty)
+{
+	struct malloc_elem *e;
+	uintptr_t d = 0;
+
+	rte_spinlock_lock(&heap->lock);
+	e = heap_find(mcfg, heap, req, &d);
+	if (e == NULL && heap_grow(mcfg, heap, req))
+		e = heap_find(mcfg, heap, req, &d);
+	if (e == NULL) {
+		rte_spinlock_unlock(&heap->lock);
+		return NULL;
+	}
+	e = heap_carve(mcfg, heap, e, req, d);
+	*dirty = malloc_elem_is_dirty(e);
+	rte_spinlock_unlock(&heap->lock);
+	return (void *)d;
+}
+
+/* Grow busy @p e into its free next to end at @p want, if it can. */
+static bool
+heap_resize_up(struct rte_mem_config *mcfg, struct malloc_heap *heap,
+		struct malloc_elem *e, uintptr_t want)
+{
+	struct malloc_elem *n = e->next, *t;
+	bool n_dirty;
+
+	if (n == NULL || n->t.state != ELEM_FREE ||
+			(uintptr_t)malloc_elem_end(n) < want ||
+			(mcfg->match_allocations &&
+					n->orig_elem != e->orig_elem))
+		return false;
+	n_dirty = malloc_elem_is_dirty(n);
+	heap_remove_free(mcfg, heap, n);
+	heap->free_size -= n->size;
+	malloc_elem_join_next(e);
+	malloc_asan_unpoison(n, MALLOC_ELEM_HEADER_LEN);
+	if ((uintptr_t)malloc_elem_end(e) - want >= MALLOC_ELEM_MIN_LEN) {
+		t = malloc_elem_split(e, (void *)want, ELEM_FREE);
+		/* The rest was n's memory: as clean as n was. */
+		malloc_elem_set_dirty(t, n_dirty);
+		heap_insert_free(mcfg, heap, t);
+		heap->free_size += t->size;
+		heap_note_end(mcfg, t);
+	}
+	heap_note_end(mcfg, e);
+	return true;
+}
+
+bool
+malloc_heap_resize(struct rte_mem_config *mcfg, struct malloc_heap *heap,
+		void *data, size_t size)
+{
+	size_t rounded = RTE_CACHE_LINE_ROUNDUP(size);
+	uintptr_t want = (uintptr_t)data + rounded + MALLOC_ELEM_TRAILER_LEN;
+	struct malloc_elem *e, *t;
+	bool done = true;
+
+	rte_spinlock_lock(&heap->lock);
+	e = malloc_elem_from_data(data);
+	if (want > (uintptr_t)malloc_elem_end(e))
+		done = heap_resize_up(mcfg, heap, e, want);
+	else if ((uintptr_t)malloc_elem_end(e) - want >= MALLOC_ELEM_MIN_LEN) {
+		t = malloc_elem_split(e, (void *)want, ELEM_BUSY);
+		heap_note_end(mcfg, e);
+		heap->alloc_count++;
+		heap_free_locked(mcfg, heap, t);
+	}
+	if (done) {
+#ifdef RTE_MALLOC_DEBUG
+		*(uint64_t *)RTE_PTR_SUB(malloc_elem_end(e),
+				MALLOC_ELEM_TRAILER_LEN) = MALLOC_TRAILER_COOKIE;
+#endif
+		malloc_asan_unpoison(data, size);
+		malloc_asan_poison(RTE_PTR_ADD(data, size),
+				(uintptr_t)malloc_elem_end(e) -
+						(uintptr_t)data - size);
+	}
+	rte_spinlock_unlock(&heap->lock);
+	return done;
+}

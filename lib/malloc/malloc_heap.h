@@ -1,0 +1,186 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The rtemem authors
+ */
+
+#ifndef _MALLOC_HEAP_H_
+#define _MALLOC_HEAP_H_
+
+/*
+ * Heaps: one per NUMA node with memory, plus external heaps. A heap owns
+ * the elements of its memseg lists and a set of free lists per page size.
+ * It grows by asking lib/eal for pages and shrinks by giving whole free
+ * pages back.
+ *
+ * All of it lives in the shared memory config (struct malloc_state): no
+ * pointer into the config itself, only into heap memory, which every
+ * process maps at the same address.
+ */
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <rte_config.h>
+#include <rte_malloc.h>
+#include <rte_spinlock.h>
+
+#include "eal_memcfg.h"
+#include "malloc_bins.h"
+#include "malloc_memzone.h"
+
+#define MALLOC_MAX_PAGE_SIZES 4
+/* Socket ids of external heaps start here, as in DPDK. */
+#define MALLOC_EXTERNAL_SOCKET_BASE 256
+
+struct malloc_heap {
+	rte_spinlock_t lock; /* guards everything below and the elements */
+	uint8_t in_use; /* 1: this entry is a heap */
+	uint8_t external; /* 1: memory added by the application */
+	int socket_id; /* NUMA node, or external heap id */
+	char name[RTE_HEAP_NAME_MAX_LEN]; /* "socket_<n>" or the given name */
+	size_t total_size; /* bytes of memory in the heap */
+	size_t free_size; /* bytes in free elements */
+	unsigned int alloc_count; /* busy elements */
+	unsigned int free_count; /* free elements */
+	uint64_t cleared_on_free; /* bytes cleared by frees */
+	uint64_t cleared_on_zmalloc; /* bytes cleared by rte_zmalloc() */
+	unsigned int n_bins; /* bins[] entries in use */
+	struct malloc_bins bins[MALLOC_MAX_PAGE_SIZES]; /* per page size */
+};
+
+/* lib/malloc's part of the memory config. */
+struct malloc_state {
+	struct malloc_heap heaps[RTE_MAX_HEAPS];
+	int8_t node_heap[RTE_MAX_NUMA_NODES]; /* heap of a node, or -1 */
+	int next_external_socket; /* socket id of the next external heap */
+	/*
+	 * Per memseg list, from the config start: an array with, for each
+	 * slot whose page ends a run of heap memory, the element ending
+	 * there. It lets a heap that grows next to existing memory find its
+	 * neighbour without a walk. 0: not allocated.
+	 */
+	uint64_t run_end_off[RTE_MAX_MEMSEG_LISTS];
+	uint32_t run_end_len[RTE_MAX_MEMSEG_LISTS]; /* slots in the array */
+	struct malloc_mz_table memzones;
+};
+
+/* An allocation request on a heap. */
+struct malloc_req {
+	size_t user_size; /* bytes the caller asked for */
+	size_t size; /* the same, rounded up to a cache line */
+	size_t align; /* power of two, at least a cache line */
+	size_t bound; /* power of two >= size, or 0 */
+	bool contig; /* contiguous in IOVA */
+	const uint64_t *page_sz; /* acceptable page sizes; NULL: any */
+	unsigned int n_page_sz; /* entries in page_sz */
+};
+
+/* lib/malloc's state in @p mcfg. */
+static inline struct malloc_state *
+malloc_state_of(const struct rte_mem_config *mcfg)
+{
+	return eal_mcfg_at(mcfg, mcfg->malloc_off);
+}
+
+/*
+ * The initialized EAL's config if lib/malloc is set up in it, else NULL
+ * with rte_errno E_RTE_NO_CONFIG.
+ */
+struct rte_mem_config *malloc_mcfg_get(void);
+
+/* The heap of @p socket (node or external id), or NULL. */
+struct malloc_heap *malloc_heap_of_socket(struct malloc_state *st, int socket);
+
+/* The index of @p heap in the state's table. */
+static inline unsigned int
+malloc_heap_idx(const struct malloc_state *st, const struct malloc_heap *heap)
+{
+	return (unsigned int)(heap - st->heaps);
+}
+
+/*
+ * Allocate on @p heap, growing it if it may.
+ *
+ * @param dirty
+ *   Set to whether the memory handed out may hold non-zero bytes.
+ * @return the data pointer, or NULL.
+ */
+void *malloc_heap_alloc(struct rte_mem_config *mcfg, struct malloc_heap *heap,
+		const struct malloc_req *req, bool *dirty);
+
+/*
+ * Give the allocation at @p data (checked with malloc_heap_elem_of())
+ * back to @p heap: join, clear if the result is clean, return whole free
+ * pages to lib/eal.
+ */
+void malloc_heap_free(struct rte_mem_config *mcfg, struct malloc_heap *heap,
+		void *data);
+
+/*
+ * Resize the allocation at @p data in place to @p size bytes (rounded).
+ *
+ * @return true if done, false if the memory after it is not free enough.
+ */
+bool malloc_heap_resize(struct rte_mem_config *mcfg, struct malloc_heap *heap,
+		void *data, size_t size);
+
+/*
+ * Find the heap and header of an allocation the application passed in,
+ * rejecting anything that is not the data pointer of a busy element.
+ *
+ * @return the header, or NULL.
+ */
+struct malloc_elem *malloc_heap_elem_of(struct rte_mem_config *mcfg,
+		const void *data, struct malloc_heap **heap);
+
+/*
+ * Add memory [@p va, @p va + @p len) of memseg list @p msl_idx to @p heap
+ * as one free element, joined with free neighbours. The caller holds the
+ * heap lock and the hotplug lock.
+ */
+void malloc_heap_add_memory(struct rte_mem_config *mcfg,
+		struct malloc_heap *heap, unsigned int msl_idx, void *va,
+		size_t len, bool dirty);
+
+/*
+ * The largest free element of @p heap among the acceptable page sizes of
+ * @p req (caller holds the lock), or NULL.
+ */
+struct malloc_elem *malloc_heap_largest(
+		struct malloc_heap *heap, const struct malloc_req *req);
+
+/* Fill @p s from @p heap (takes the lock). */
+void malloc_heap_get_stats(
+		struct malloc_heap *heap, struct rte_malloc_socket_stats *s);
+
+/*
+ * Walk callback: @p run_start is true for the first element of a run of
+ * mapped pages. @return 0 to go on, anything else to stop with it.
+ */
+typedef int (*malloc_heap_walk_t)(const struct rte_memseg_list *msl,
+		const struct malloc_elem *e, bool run_start, void *arg);
+
+/* Call @p fn on every element of @p heap; the caller holds its lock. */
+int malloc_heap_walk_locked(struct rte_mem_config *mcfg,
+		const struct malloc_heap *heap, malloc_heap_walk_t fn,
+		void *arg);
+
+/* Print every element of @p heap (takes the lock). */
+void malloc_heap_dump(struct malloc_heap *heap, FILE *f);
+
+/* The free lists of @p heap for @p page_sz, created if missing. */
+struct malloc_bins *malloc_heap_bins(
+		struct malloc_heap *heap, uint64_t page_sz);
+
+/*
+ * Give @p heap a run-end array for list @p l (see struct malloc_state).
+ * The caller holds the hotplug lock for writing. @return 0 or -ENOSPC.
+ */
+int malloc_heap_track_list(struct rte_mem_config *mcfg, unsigned int l);
+
+/* The IOVA of heap memory at @p addr, or RTE_BAD_IOVA. */
+rte_iova_t malloc_heap_virt2iova(
+		const struct rte_mem_config *mcfg, const void *addr);
+
+#endif /* _MALLOC_HEAP_H_ */

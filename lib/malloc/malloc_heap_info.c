@@ -1,0 +1,289 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The rtemem authors
+ */
+
+/*
+ * Looking into heaps without changing them: finding the heap of a socket
+ * or of a pointer, checking that a pointer is an allocation, statistics,
+ * dumps and IOVAs.
+ */
+
+#include <errno.h>
+#include <inttypes.h>
+#include <string.h>
+
+#include <rte_common.h>
+#include <rte_errno.h>
+
+#include "eal_memseg_list.h"
+#include "malloc_heap.h"
+
+struct rte_mem_config *
+malloc_mcfg_get(void)
+{
+	struct rte_mem_config *mcfg = eal_mcfg_get();
+
+	if (mcfg == NULL || mcfg->malloc_off == 0) {
+		rte_errno = E_RTE_NO_CONFIG;
+		return NULL;
+	}
+	return mcfg;
+}
+
+struct malloc_heap *
+malloc_heap_of_socket(struct malloc_state *st, int socket)
+{
+	unsigned int i;
+
+	if (socket >= 0 && socket < RTE_MAX_NUMA_NODES)
+		return st->node_heap[socket] < 0 ?
+				NULL :
+				&st->heaps[st->node_heap[socket]];
+	if (socket < MALLOC_EXTERNAL_SOCKET_BASE)
+		return NULL;
+	for (i = 0; i < RTE_MAX_HEAPS; i++)
+		if (st->heaps[i].in_use && st->heaps[i].external &&
+				st->heaps[i].socket_id == socket)
+			return &st->heaps[i];
+	return NULL;
+}
+
+int
+malloc_heap_track_list(struct rte_mem_config *mcfg, unsigned int l)
+{
+	struct malloc_state *st = malloc_state_of(mcfg);
+	uint32_t n = mcfg->memsegs[l].n_segs;
+	uint64_t off;
+
+	if (st->run_end_len[l] >= n)
+		return 0;
+	if (eal_mcfg_area_alloc(mcfg, sizeof(struct malloc_elem *) * n, &off) <
+			0)
+		return -ENOSPC;
+	st->run_end_off[l] = off;
+	st->run_end_len[l] = n;
+	return 0;
+}
+
+/* The heap list holding the mapped byte at @p addr, or NULL. */
+static const struct rte_memseg_list *
+heap_list_of(const struct rte_mem_config *mcfg, const void *addr)
+{
+	unsigned int l;
+
+	for (l = 0; l < mcfg->n_lists; l++) {
+		const struct rte_memseg_list *msl = &mcfg->memsegs[l];
+
+		if (msl->heap && eal_msl_contains(msl, addr))
+			return eal_msl_is_used(mcfg, msl,
+					       eal_msl_addr_idx(msl, addr)) ?
+					msl :
+					NULL;
+	}
+	return NULL;
+}
+
+/* @return true if @p p is a mapped address of list @p msl. */
+static bool
+heap_in_list(const struct rte_mem_config *mcfg,
+		const struct rte_memseg_list *msl, const void *p)
+{
+	return eal_msl_contains(msl, p) &&
+			eal_msl_is_used(mcfg, msl, eal_msl_addr_idx(msl, p));
+}
+
+/* Is @p e, in list @p msl, a busy element whose data is @p data? */
+static bool
+heap_elem_valid(const struct rte_mem_config *mcfg,
+		const struct rte_memseg_list *msl, const struct malloc_elem *e,
+		const void *data)
+{
+	const struct malloc_state *st = malloc_state_of(mcfg);
+	const char *end;
+
+	if (!heap_in_list(mcfg, msl, e) || e->t.state != ELEM_BUSY ||
+			e->t.msl_idx != eal_msl_index(mcfg, msl) ||
+			e->t.heap_idx >= RTE_MAX_HEAPS ||
+			!st->heaps[e->t.heap_idx].in_use ||
+			malloc_elem_data(e) != data ||
+			e->size < MALLOC_ELEM_MIN_LEN ||
+			e->size > msl->len - RTE_PTR_DIFF(e, msl->base_va))
+		return false;
+	end = malloc_elem_end(e);
+	if (e->next != NULL && (const char *)e->next != end)
+		return false;
+	if (e->prev != NULL &&
+			(!heap_in_list(mcfg, msl, e->prev) ||
+					malloc_elem_end(e->prev) != (void *)e))
+		return false;
+#ifdef RTE_MALLOC_DEBUG
+	if (e->cookie != MALLOC_HEADER_COOKIE ||
+			*(const uint64_t *)(end - MALLOC_ELEM_TRAILER_LEN) !=
+					MALLOC_TRAILER_COOKIE)
+		return false;
+#endif
+	return true;
+}
+
+struct malloc_elem *
+malloc_heap_elem_of(struct rte_mem_config *mcfg, const void *data,
+		struct malloc_heap **heap)
+{
+	const struct malloc_elem_tail *t = RTE_PTR_SUB(data, sizeof(*t));
+	const struct rte_memseg_list *msl;
+	struct malloc_elem *e;
+
+	if (data == NULL || ((uintptr_t)data & RTE_CACHE_LINE_MASK) != 0)
+		return NULL;
+	msl = heap_list_of(mcfg, t);
+	if (msl == NULL || !eal_msl_contains(msl, data))
+		return NULL;
+	if (t->state == ELEM_PAD &&
+			t->pad > RTE_PTR_DIFF(data, msl->base_va) -
+							MALLOC_ELEM_HEADER_LEN)
+		return NULL;
+	e = malloc_elem_from_data(data);
+	if (!heap_elem_valid(mcfg, msl, e, data))
+		return NULL;
+	*heap = &malloc_state_of(mcfg)->heaps[e->t.heap_idx];
+	return e;
+}
+
+struct malloc_elem *
+malloc_heap_largest(struct malloc_heap *heap, const struct malloc_req *req)
+{
+	struct malloc_elem *best = NULL, *e;
+	unsigned int i, k;
+
+	for (i = 0; i < heap->n_bins; i++) {
+		if (req != NULL && req->page_sz != NULL) {
+			for (k = 0; k < req->n_page_sz &&
+					req->page_sz[k] !=
+							heap->bins[i].page_sz;
+					k++)
+				;
+			if (k == req->n_page_sz)
+				continue;
+		}
+		e = malloc_bins_largest(&heap->bins[i]);
+		if (e != NULL && (best == NULL || e->size > best->size))
+			best = e;
+	}
+	return best;
+}
+
+void
+malloc_heap_get_stats(
+		struct malloc_heap *heap, struct rte_malloc_socket_stats *s)
+{
+	struct malloc_elem *e;
+
+	rte_spinlock_lock(&heap->lock);
+	e = malloc_heap_largest(heap, NULL);
+	s->heap_totalsz_bytes = heap->total_size;
+	s->heap_freesz_bytes = heap->free_size;
+	s->greatest_free_size = e == NULL ? 0 : e->size;
+	s->free_count = heap->free_count;
+	s->alloc_count = heap->alloc_count;
+	s->heap_allocsz_bytes = heap->total_size - heap->free_size;
+	s->heap_cleared_on_free_bytes = heap->cleared_on_free;
+	s->heap_cleared_on_zmalloc_bytes = __atomic_load_n(
+			&heap->cleared_on_zmalloc, __ATOMIC_RELAXED);
+	rte_spinlock_unlock(&heap->lock);
+}
+
+static const char *
+heap_state_name(uint8_t state)
+{
+	switch (state) {
+	case ELEM_FREE:
+		return "FREE";
+	case ELEM_BUSY:
+		return "BUSY";
+	default:
+		return "?";
+	}
+}
+
+int
+malloc_heap_walk_locked(struct rte_mem_config *mcfg,
+		const struct malloc_heap *heap, malloc_heap_walk_t fn,
+		void *arg)
+{
+	unsigned int l, hidx = malloc_heap_idx(malloc_state_of(mcfg), heap);
+	int idx, ret;
+
+	for (l = 0; l < mcfg->n_lists; l++) {
+		const struct rte_memseg_list *msl = &mcfg->memsegs[l];
+
+		if (!msl->heap || msl->base_va == NULL)
+			continue;
+		for (idx = eal_msl_find_next(mcfg, msl, 0, true); idx >= 0;
+				idx = eal_msl_find_next(mcfg, msl,
+						(unsigned int)idx +
+								eal_msl_run_len(mcfg,
+										msl,
+										(unsigned int)idx),
+						true)) {
+			const struct malloc_elem *e = eal_msl_slot_addr(
+					msl, (unsigned int)idx);
+
+			/* A list feeds one heap. */
+			if (e->t.heap_idx != hidx)
+				break;
+			for (ret = fn(msl, e, true, arg); ret == 0;
+					ret = fn(msl, e, false, arg)) {
+				e = e->next;
+				if (e == NULL)
+					break;
+			}
+			if (ret != 0)
+				return ret;
+		}
+	}
+	return 0;
+}
+
+static int
+heap_dump_elem(const struct rte_memseg_list *msl, const struct malloc_elem *e,
+		bool run_start, void *arg)
+{
+	FILE *f = arg;
+
+	if (run_start)
+		fprintf(f, "  run in list of %" PRIu64 " kB pages, node %d\n",
+				msl->page_sz >> 10, msl->socket_id);
+	fprintf(f, "    elem %p: %s, %zu bytes, %s, pad %u\n", (const void *)e,
+			heap_state_name(e->t.state), e->size,
+			malloc_elem_is_dirty(e) ? "dirty" : "clean", e->t.pad);
+	return 0;
+}
+
+void
+malloc_heap_dump(struct malloc_heap *heap, FILE *f)
+{
+	struct rte_mem_config *mcfg = eal_mcfg_get();
+
+	rte_spinlock_lock(&heap->lock);
+	fprintf(f, "Heap %s (socket %d): %zu bytes, %u allocated, %u free\n",
+			heap->name, heap->socket_id, heap->total_size,
+			heap->alloc_count, heap->free_count);
+	malloc_heap_walk_locked(mcfg, heap, heap_dump_elem, f);
+	rte_spinlock_unlock(&heap->lock);
+}
+
+rte_iova_t
+malloc_heap_virt2iova(const struct rte_mem_config *mcfg, const void *addr)
+{
+	const struct rte_memseg_list *msl = heap_list_of(mcfg, addr);
+	const struct rte_memseg *ms;
+
+	if (msl == NULL)
+		return RTE_BAD_IOVA;
+	ms = eal_msl_seg(mcfg, msl, eal_msl_addr_idx(msl, addr));
+	if (ms->iova != RTE_BAD_IOVA)
+		return ms->iova + RTE_PTR_DIFF(addr, ms->addr);
+	if (mcfg->iova_mode == RTE_IOVA_VA)
+		return (rte_iova_t)(uintptr_t)addr;
+	return RTE_BAD_IOVA;
+}

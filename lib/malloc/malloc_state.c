@@ -1,0 +1,140 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The rtemem authors
+ */
+
+/*
+ * Setting lib/malloc up inside rte_eal_init(): carve the state out of the
+ * memory config, create a heap per node that has memseg lists, and add
+ * the pages mapped at init (-m, --legacy-mem) as free elements, clean or
+ * dirty as their memsegs say.
+ */
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <rte_common.h>
+#include <rte_eal_memconfig.h>
+
+#include "eal_memseg_list.h"
+#include "eal_subsys.h"
+#include "malloc_heap.h"
+
+static struct malloc_heap *
+state_node_heap(struct malloc_state *st, int socket)
+{
+	struct malloc_heap *heap;
+	unsigned int i;
+
+	if (st->node_heap[socket] >= 0)
+		return &st->heaps[st->node_heap[socket]];
+	for (i = 0; i < RTE_MAX_HEAPS && st->heaps[i].in_use; i++)
+		;
+	if (i == RTE_MAX_HEAPS)
+		return NULL;
+	heap = &st->heaps[i];
+	heap->in_use = 1;
+	heap->socket_id = socket;
+	snprintf(heap->name, sizeof(heap->name), "socket_%d", socket);
+	st->node_heap[socket] = (int8_t)i;
+	return heap;
+}
+
+/* Add the runs of pages list @p l has mapped already. */
+static void
+state_add_mapped(struct rte_mem_config *mcfg, struct malloc_heap *heap,
+		unsigned int l)
+{
+	const struct rte_memseg_list *msl = &mcfg->memsegs[l];
+	unsigned int n, i;
+	bool dirty;
+	int idx;
+
+	for (idx = eal_msl_find_next(mcfg, msl, 0, true); idx >= 0;
+			idx = eal_msl_find_next(mcfg, msl,
+					(unsigned int)idx + n, true)) {
+		n = eal_msl_run_len(mcfg, msl, (unsigned int)idx);
+		dirty = false;
+		for (i = 0; i < n; i++)
+			dirty |= (eal_msl_seg(mcfg, msl, (unsigned int)idx + i)
+								 ->flags &
+						 RTE_MEMSEG_FLAG_DIRTY) != 0;
+		malloc_heap_add_memory(mcfg, heap, l,
+				eal_msl_slot_addr(msl, (unsigned int)idx),
+				(size_t)n * msl->page_sz, dirty);
+	}
+}
+
+static int
+state_add_lists(struct rte_mem_config *mcfg, char *err, size_t err_len)
+{
+	struct malloc_state *st = malloc_state_of(mcfg);
+	struct malloc_heap *heap;
+	unsigned int l;
+
+	for (l = 0; l < mcfg->n_lists; l++) {
+		const struct rte_memseg_list *msl = &mcfg->memsegs[l];
+
+		if (msl->external || !msl->heap)
+			continue;
+		heap = state_node_heap(st, msl->socket_id);
+		if (heap == NULL ||
+				malloc_heap_bins(heap, msl->page_sz) == NULL) {
+			snprintf(err, err_len, "too many heaps or page sizes");
+			return -ENOSPC;
+		}
+		if (malloc_heap_track_list(mcfg, l) < 0) {
+			snprintf(err, err_len,
+					"memory config too small for the heaps");
+			return -ENOSPC;
+		}
+		state_add_mapped(mcfg, heap, l);
+	}
+	return 0;
+}
+
+static int
+malloc_state_init(struct rte_mem_config *mcfg, char *err, size_t err_len)
+{
+	struct malloc_state *st;
+	unsigned int i;
+	uint64_t off;
+	int ret;
+
+	if (eal_mcfg_area_alloc(mcfg, sizeof(*st), &off) < 0) {
+		snprintf(err, err_len, "memory config too small for the heaps");
+		return -ENOSPC;
+	}
+	mcfg->malloc_off = off;
+	st = malloc_state_of(mcfg);
+	for (i = 0; i < RTE_DIM(st->node_heap); i++)
+		st->node_heap[i] = -1;
+	for (i = 0; i < RTE_MAX_HEAPS; i++)
+		rte_spinlock_init(&st->heaps[i].lock);
+	st->next_external_socket = MALLOC_EXTERNAL_SOCKET_BASE;
+	malloc_mz_table_init(&st->memzones);
+	rte_mcfg_mem_write_lock();
+	ret = state_add_lists(mcfg, err, err_len);
+	rte_mcfg_mem_write_unlock();
+	if (ret < 0)
+		mcfg->malloc_off = 0;
+	return ret;
+}
+
+static void
+malloc_state_cleanup(struct rte_mem_config *mcfg)
+{
+	/* The state dies with the config; only stop using it. */
+	mcfg->malloc_off = 0;
+}
+
+static const struct eal_subsys malloc_subsys = {
+	.name = "malloc",
+	.init = malloc_state_init,
+	.cleanup = malloc_state_cleanup,
+};
+
+RTE_INIT(malloc_register)
+{
+	eal_subsys_register(&malloc_subsys);
+}

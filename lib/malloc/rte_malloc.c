@@ -1,0 +1,308 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The rtemem authors
+ */
+
+/*
+ * The rte_malloc.h API over the heaps: argument rules, the choice of
+ * heap (the caller's node first for SOCKET_ID_ANY), clearing for
+ * rte_zmalloc() only when the memory handed out may be dirty.
+ */
+
+#include <errno.h>
+#include <inttypes.h>
+#include <string.h>
+
+#include <rte_common.h>
+#include <rte_errno.h>
+#include <rte_lcore.h>
+#include <rte_log.h>
+#include <rte_malloc.h>
+
+#include "malloc_elem.h"
+#include "malloc_heap.h"
+
+/* Larger requests cannot be memory anyway; refusing them early keeps the
+ * size arithmetic below from overflowing. */
+#define MALLOC_MAX_SIZE ((size_t)1 << 52)
+
+static bool
+malloc_req_make(struct malloc_req *req, size_t size, unsigned int align)
+{
+	if (size == 0 || size > MALLOC_MAX_SIZE || (align & (align - 1)) != 0)
+		return false;
+	memset(req, 0, sizeof(*req));
+	req->user_size = size;
+	req->size = RTE_CACHE_LINE_ROUNDUP(size);
+	req->align = RTE_MAX((size_t)align, (size_t)RTE_CACHE_LINE_SIZE);
+	return true;
+}
+
+/* Allocate on @p heap, clearing if @p zero and the memory may be dirty. */
+static void *
+malloc_on_heap(struct rte_mem_config *mcfg, struct malloc_heap *heap,
+		const struct malloc_req *req, bool zero)
+{
+	bool dirty = false;
+	void *p = malloc_heap_alloc(mcfg, heap, req, &dirty);
+
+	if (p != NULL && zero && dirty) {
+		memset(p, 0, req->user_size);
+		__atomic_fetch_add(&heap->cleared_on_zmalloc, req->user_size,
+				__ATOMIC_RELAXED);
+	}
+	return p;
+}
+
+/* The caller's node's heap first, then every other node's. */
+static void *
+malloc_any_node(struct rte_mem_config *mcfg, const struct malloc_req *req,
+		bool zero)
+{
+	struct malloc_state *st = malloc_state_of(mcfg);
+	struct malloc_heap *local;
+	unsigned int socket = rte_socket_id(), i;
+	void *p = NULL;
+
+	local = socket < RTE_MAX_NUMA_NODES ?
+			malloc_heap_of_socket(st, (int)socket) :
+			NULL;
+	if (local != NULL)
+		p = malloc_on_heap(mcfg, local, req, zero);
+	for (i = 0; p == NULL && i < RTE_MAX_NUMA_NODES; i++) {
+		struct malloc_heap *h = malloc_heap_of_socket(st, (int)i);
+
+		if (h != NULL && h != local)
+			p = malloc_on_heap(mcfg, h, req, zero);
+	}
+	return p;
+}
+
+static void *
+malloc_socket(size_t size, unsigned int align, int socket, bool zero)
+{
+	struct rte_mem_config *mcfg = malloc_mcfg_get();
+	struct malloc_heap *heap;
+	struct malloc_req req;
+	void *p;
+
+	if (mcfg == NULL)
+		return NULL;
+	if (!malloc_req_make(&req, size, align)) {
+		rte_errno = EINVAL;
+		return NULL;
+	}
+	/* Without hugepages nodes mean nothing. */
+	if (socket == SOCKET_ID_ANY || mcfg->no_huge)
+		p = malloc_any_node(mcfg, &req, zero);
+	else {
+		heap = malloc_heap_of_socket(malloc_state_of(mcfg), socket);
+		if (heap == NULL) {
+			rte_errno = EINVAL;
+			return NULL;
+		}
+		p = malloc_on_heap(mcfg, heap, &req, zero);
+	}
+	if (p == NULL)
+		rte_errno = ENOMEM;
+	return p;
+}
+
+void *
+rte_malloc_socket(const char *type, size_t size, unsigned int align, int socket)
+{
+	RTE_SET_USED(type);
+	return malloc_socket(size, align, socket, false);
+}
+
+void *
+rte_malloc(const char *type, size_t size, unsigned int align)
+{
+	RTE_SET_USED(type);
+	return malloc_socket(size, align, SOCKET_ID_ANY, false);
+}
+
+void *
+rte_zmalloc_socket(
+		const char *type, size_t size, unsigned int align, int socket)
+{
+	RTE_SET_USED(type);
+	return malloc_socket(size, align, socket, true);
+}
+
+void *
+rte_zmalloc(const char *type, size_t size, unsigned int align)
+{
+	RTE_SET_USED(type);
+	return malloc_socket(size, align, SOCKET_ID_ANY, true);
+}
+
+void *
+rte_calloc_socket(const char *type, size_t num, size_t size, unsigned int align,
+		int socket)
+{
+	RTE_SET_USED(type);
+	if (size != 0 && num > SIZE_MAX / size) {
+		rte_errno = EINVAL;
+		return NULL;
+	}
+	return malloc_socket(num * size, align, socket, true);
+}
+
+void *
+rte_calloc(const char *type, size_t num, size_t size, unsigned int align)
+{
+	return rte_calloc_socket(type, num, size, align, SOCKET_ID_ANY);
+}
+
+/* The heap and header of an allocation, or NULL after logging why. */
+static struct malloc_elem *
+malloc_elem_checked(struct rte_mem_config *mcfg, const void *ptr,
+		struct malloc_heap **heap, const char *what)
+{
+	struct malloc_elem *e = malloc_heap_elem_of(mcfg, ptr, heap);
+
+	if (e == NULL)
+		RTE_LOG(ERR, MALLOC,
+				"%s: invalid memory %p, not an allocation\n",
+				what, ptr);
+	return e;
+}
+
+void
+rte_free(void *ptr)
+{
+	struct rte_mem_config *mcfg;
+	struct malloc_heap *heap;
+
+	if (ptr == NULL)
+		return;
+	mcfg = malloc_mcfg_get();
+	if (mcfg == NULL)
+		return;
+	if (malloc_elem_checked(mcfg, ptr, &heap, "rte_free") != NULL)
+		malloc_heap_free(mcfg, heap, ptr);
+}
+
+void *
+rte_realloc_socket(void *ptr, size_t size, unsigned int align, int socket)
+{
+	struct rte_mem_config *mcfg;
+	struct malloc_heap *heap;
+	struct malloc_req req;
+	struct malloc_elem *e;
+	void *p;
+
+	if (ptr == NULL)
+		return malloc_socket(size, align, socket, false);
+	mcfg = malloc_mcfg_get();
+	if (mcfg == NULL)
+		return NULL;
+	if (!malloc_req_make(&req, size, align)) {
+		rte_errno = EINVAL;
+		return NULL;
+	}
+	e = malloc_elem_checked(mcfg, ptr, &heap, "rte_realloc");
+	if (e == NULL) {
+		rte_errno = EINVAL;
+		return NULL;
+	}
+	if (((uintptr_t)ptr & (req.align - 1)) == 0 &&
+			(socket == SOCKET_ID_ANY ||
+					socket == heap->socket_id) &&
+			malloc_heap_resize(mcfg, heap, ptr, size))
+		return ptr;
+	p = malloc_socket(size, align,
+			socket == SOCKET_ID_ANY ? heap->socket_id : socket,
+			false);
+	if (p == NULL)
+		return NULL;
+	memcpy(p, ptr, RTE_MIN(size, malloc_elem_usable(e)));
+	malloc_heap_free(mcfg, heap, ptr);
+	return p;
+}
+
+void *
+rte_realloc(void *ptr, size_t size, unsigned int align)
+{
+	return rte_realloc_socket(ptr, size, align, SOCKET_ID_ANY);
+}
+
+int
+rte_malloc_validate(const void *ptr, size_t *size)
+{
+	struct rte_mem_config *mcfg = malloc_mcfg_get();
+	struct malloc_heap *heap;
+	struct malloc_elem *e;
+
+	if (ptr == NULL || mcfg == NULL)
+		return -1;
+	e = malloc_heap_elem_of(mcfg, ptr, &heap);
+	if (e == NULL)
+		return -1;
+	if (size != NULL)
+		*size = malloc_elem_usable(e);
+	return 0;
+}
+
+int
+rte_malloc_get_socket_stats(int socket, struct rte_malloc_socket_stats *stats)
+{
+	struct rte_mem_config *mcfg = malloc_mcfg_get();
+	struct malloc_heap *heap;
+
+	if (mcfg == NULL || stats == NULL)
+		return -1;
+	heap = malloc_heap_of_socket(malloc_state_of(mcfg), socket);
+	if (heap == NULL)
+		return -1;
+	malloc_heap_get_stats(heap, stats);
+	return 0;
+}
+
+void
+rte_malloc_dump_stats(FILE *f, const char *type)
+{
+	struct rte_mem_config *mcfg = malloc_mcfg_get();
+	struct rte_malloc_socket_stats s;
+	unsigned int i;
+
+	RTE_SET_USED(type);
+	for (i = 0; mcfg != NULL && i < RTE_MAX_HEAPS; i++) {
+		struct malloc_heap *heap = &malloc_state_of(mcfg)->heaps[i];
+
+		if (!heap->in_use)
+			continue;
+		malloc_heap_get_stats(heap, &s);
+		fprintf(f,
+				"Heap %u: %s, socket %d\n"
+				"\ttotal %zu, free %zu, allocated %zu bytes\n"
+				"\tgreatest free %zu bytes, %u free, %u allocated elements\n"
+				"\tcleared on free %" PRIu64
+				", on zmalloc %" PRIu64 " bytes\n",
+				i, heap->name, heap->socket_id,
+				s.heap_totalsz_bytes, s.heap_freesz_bytes,
+				s.heap_allocsz_bytes, s.greatest_free_size,
+				s.free_count, s.alloc_count,
+				s.heap_cleared_on_free_bytes,
+				s.heap_cleared_on_zmalloc_bytes);
+	}
+}
+
+void
+rte_malloc_dump_heaps(FILE *f)
+{
+	struct rte_mem_config *mcfg = malloc_mcfg_get();
+	unsigned int i;
+
+	for (i = 0; mcfg != NULL && i < RTE_MAX_HEAPS; i++)
+		if (malloc_state_of(mcfg)->heaps[i].in_use)
+			malloc_heap_dump(&malloc_state_of(mcfg)->heaps[i], f);
+}
+
+rte_iova_t
+rte_malloc_virt2iova(const void *addr)
+{
+	struct rte_mem_config *mcfg = malloc_mcfg_get();
+
+	return mcfg == NULL ? RTE_BAD_IOVA : malloc_heap_virt2iova(mcfg, addr);
+}
