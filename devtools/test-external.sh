@@ -5,7 +5,8 @@
 # Build an outside program against an installed rtemem, with nothing but
 # its public headers and `pkg-config rtemem`, and run it in each memory
 # mode: a restart with --huge-unlink=never must see DIRTY on exactly the
-# pages that came from reused files.
+# pages that came from reused files, and rte_zmalloc() must return zeroes
+# after a run that filled its memory and died.
 #
 # Usage: devtools/test-external.sh BUILD_DIR HUGETLBFS_DIR
 # Prints one line per check and exits 1 if any failed.
@@ -33,16 +34,31 @@ export LD_LIBRARY_PATH=${pc%/pkgconfig}
 cc -Wall -Wextra -Werror -o "$stage/memseg_walk" \
 	"$top/examples/memseg_walk/main.c" \
 	$(pkg-config --cflags --libs rtemem)
-echo "built examples/memseg_walk with pkg-config rtemem from $stage"
+cc -Wall -Wextra -Werror -o "$stage/heap_restart" \
+	"$top/examples/heap_restart/main.c" \
+	$(pkg-config --cflags --libs rtemem)
+echo "built examples/memseg_walk and heap_restart with pkg-config rtemem from $stage"
 
 # expect NAME WANT EAL_ARGS... -- APP_ARGS: run and compare the line.
 expect()
 {
-	local name=$1 want=$2 got
+	expect_prog memseg_walk '^pages' "$@"
+}
 
-	shift 2
-	got=$("$stage/memseg_walk" --huge-dir "$dir" --file-prefix ext \
-		"$@" 2>"$stage/err" | grep '^pages' || true)
+# expect_heap NAME WANT EAL_ARGS... -- fill|check MB
+expect_heap()
+{
+	expect_prog heap_restart '^zero\|^filled' "$@"
+}
+
+# expect_prog PROG PATTERN NAME WANT ARGS...: run PROG, compare its line.
+expect_prog()
+{
+	local prog=$1 pattern=$2 name=$3 want=$4 got
+
+	shift 4
+	got=$("$stage/$prog" --huge-dir "$dir" --file-prefix ext \
+		"$@" 2>"$stage/err" | grep "$pattern" || true)
 	if [ "$got" = "$want" ]; then
 		echo "ok: $name: $got"
 	else
@@ -78,4 +94,23 @@ expect "never + legacy, first run" "pages 4 dirty 0 bytes 8388608" \
 	-m 8 --legacy-mem --huge-unlink=never -- fill
 expect "never + legacy, restart" "pages 4 dirty 4 bytes 8388608" \
 	-m 8 --legacy-mem --huge-unlink=never
+rm -f "$dir"/extmap_*
+
+# The heap: zeroes from rte_zmalloc() after a run filled memory and died.
+for mode in "file per page:" "single file:--single-file-segments" \
+	"legacy:--legacy-mem -m 32"; do
+	name=${mode%%:*}
+	# shellcheck disable=SC2086 # the options are words
+	set -- ${mode#*:}
+	expect_heap "heap, $name, fresh" "zero 8 clean" "$@" \
+		--huge-unlink=never -- check 8
+	rm -f "$dir"/extmap_*
+	expect_heap "heap, $name, fill and die" "filled 8" "$@" \
+		--huge-unlink=never -- fill 8
+	expect_heap "heap, $name, restart" "zero 8 dirty" "$@" \
+		--huge-unlink=never -- check 8
+	rm -f "$dir"/extmap_*
+done
+expect_heap "heap, in-memory" "zero 8 clean" --in-memory -- check 8
+expect_heap "heap, no-huge" "zero 8 clean" --no-huge -m 64 -- check 8
 exit $failed
