@@ -15,7 +15,8 @@
  * Free joins the element with its free neighbours, works out which whole
  * pages of the result go back to lib/eal, and clears the freed bytes that
  * stay in the heap only if the result is clean (design.md, "Clean and
- * dirty memory"). Pages going back are never cleared: the kernel zeroes
+ * dirty memory"). An allocation carries the flag of the free memory it
+ * was carved from, so freeing memory that came dirty clears nothing. Pages going back are never cleared: the kernel zeroes
  * new hugepages, and a reused file's pages come back marked dirty.
  *
  * Locking: the heap's spinlock guards its elements and counters; growth
@@ -283,13 +284,16 @@ heap_free_locked(struct rte_mem_config *mcfg, struct malloc_heap *heap,
 	heap->free_size += e->size;
 	e->t.state = ELEM_FREE;
 	e->t.pad = 0;
+	/*
+	 * e keeps the flag of the memory it was carved from: memory that was
+	 * dirty stays dirty and is not cleared now, so that rte_zmalloc()
+	 * clearing it later is the only clear of this cycle.
+	 */
 #ifdef RTE_MALLOC_DEBUG
 	/* Poisoned memory is not zero: it is dirty from now on. */
 	malloc_asan_unpoison((void *)cs, ce - cs);
 	memset((void *)cs, MALLOC_POISON, ce - cs);
 	malloc_elem_set_dirty(e, true);
-#else
-	malloc_elem_set_dirty(e, false);
 #endif
 	e = heap_join(mcfg, heap, e, &low, &high);
 	if (low)
@@ -316,7 +320,7 @@ malloc_heap_free(struct rte_mem_config *mcfg, struct malloc_heap *heap,
 	rte_spinlock_unlock(&heap->lock);
 }
 
-void
+struct malloc_elem *
 malloc_heap_add_memory(struct rte_mem_config *mcfg, struct malloc_heap *heap,
 		unsigned int msl_idx, void *va, size_t len, bool dirty)
 {
@@ -354,6 +358,7 @@ malloc_heap_add_memory(struct rte_mem_config *mcfg, struct malloc_heap *heap,
 	malloc_asan_poison(RTE_PTR_ADD(j, MALLOC_ELEM_HEADER_LEN),
 			j->size - MALLOC_ELEM_HEADER_LEN);
 	heap_insert_free(mcfg, heap, j);
+	return j;
 }
 
 /*
@@ -534,7 +539,7 @@ heap_grow_sizes(const struct malloc_heap *heap, const struct malloc_req *req,
 static int
 heap_grow_pages(struct rte_mem_config *mcfg, struct malloc_heap *heap,
 		const struct malloc_req *req, struct rte_memseg **ms, int n,
-		uint64_t page_sz)
+		uint64_t page_sz, struct malloc_elem **added)
 {
 	const struct rte_memseg_list *msl;
 	bool dirty = false;
@@ -553,16 +558,38 @@ heap_grow_pages(struct rte_mem_config *mcfg, struct malloc_heap *heap,
 	}
 	for (i = 0; i < n; i++)
 		dirty |= (ms[i]->flags & RTE_MEMSEG_FLAG_DIRTY) != 0;
-	malloc_heap_add_memory(mcfg, heap, eal_msl_index(mcfg, msl),
+	*added = malloc_heap_add_memory(mcfg, heap, eal_msl_index(mcfg, msl),
 			ms[0]->addr, (size_t)n * page_sz, dirty);
 	return 0;
 }
 
-/* Grow @p heap by enough pages for @p req. @return true if it grew. */
-static bool
+/*
+ * Give back the whole free pages of free element @p e: pages grown for a
+ * request that still did not fit.
+ */
+static void
+heap_trim(struct rte_mem_config *mcfg, struct malloc_heap *heap,
+		struct malloc_elem *e)
+{
+	struct heap_range rel[HEAP_MAX_RELEASE];
+	unsigned int n_rel = heap_plan_release(mcfg, heap, e, rel);
+
+	if (n_rel == 0)
+		return;
+	heap_remove_free(mcfg, heap, e);
+	heap_release(mcfg, heap, e, rel, n_rel);
+}
+
+/*
+ * Grow @p heap by enough pages for @p req.
+ *
+ * @return the free element now holding them, or NULL.
+ */
+static struct malloc_elem *
 heap_grow(struct rte_mem_config *mcfg, struct malloc_heap *heap,
 		const struct malloc_req *req)
 {
+	struct malloc_elem *added = NULL;
 	size_t need = heap_need(req) + req->bound;
 	uint64_t sizes[MALLOC_MAX_PAGE_SIZES];
 	unsigned int n_sizes, i;
@@ -571,7 +598,7 @@ heap_grow(struct rte_mem_config *mcfg, struct malloc_heap *heap,
 	uint64_t n;
 
 	if (heap->external || !eal_memalloc_can_grow())
-		return false;
+		return NULL;
 	n_sizes = heap_grow_sizes(heap, req, sizes);
 	for (i = 0; i < n_sizes && ret < 0; i++) {
 		n = (need + sizes[i] - 1) / sizes[i];
@@ -579,13 +606,14 @@ heap_grow(struct rte_mem_config *mcfg, struct malloc_heap *heap,
 			continue;
 		ms = malloc(sizeof(*ms) * n);
 		if (ms == NULL)
-			return false;
+			return NULL;
 		rte_mcfg_mem_write_lock();
-		ret = heap_grow_pages(mcfg, heap, req, ms, (int)n, sizes[i]);
+		ret = heap_grow_pages(
+				mcfg, heap, req, ms, (int)n, sizes[i], &added);
 		rte_mcfg_mem_write_unlock();
 		free(ms);
 	}
-	return ret == 0;
+	return ret == 0 ? added : NULL;
 }
 
 void *
@@ -597,8 +625,15 @@ malloc_heap_alloc(struct rte_mem_config *mcfg, struct malloc_heap *heap,
 
 	rte_spinlock_lock(&heap->lock);
 	e = heap_find(mcfg, heap, req, &d);
-	if (e == NULL && heap_grow(mcfg, heap, req))
-		e = heap_find(mcfg, heap, req, &d);
+	if (e == NULL) {
+		struct malloc_elem *added = heap_grow(mcfg, heap, req);
+
+		if (added != NULL) {
+			e = heap_find(mcfg, heap, req, &d);
+			if (e == NULL)
+				heap_trim(mcfg, heap, added);
+		}
+	}
 	if (e == NULL) {
 		rte_spinlock_unlock(&heap->lock);
 		return NULL;

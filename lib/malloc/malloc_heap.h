@@ -138,8 +138,10 @@ struct malloc_elem *malloc_heap_elem_of(struct rte_mem_config *mcfg,
  * Add memory [@p va, @p va + @p len) of memseg list @p msl_idx to @p heap
  * as one free element, joined with free neighbours. The caller holds the
  * heap lock and the hotplug lock.
+ *
+ * @return the free element holding the memory.
  */
-void malloc_heap_add_memory(struct rte_mem_config *mcfg,
+struct malloc_elem *malloc_heap_add_memory(struct rte_mem_config *mcfg,
 		struct malloc_heap *heap, unsigned int msl_idx, void *va,
 		size_t len, bool dirty);
 

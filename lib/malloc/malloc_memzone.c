@@ -111,7 +111,7 @@ mz_check_args(const char *name, size_t len, int socket, unsigned int flags,
 		return ENAMETOOLONG;
 	if ((flags & ~MZ_FLAGS) != 0 || (align & (align - 1)) != 0 ||
 			(bound & (bound - 1)) != 0 ||
-			(bound != 0 && len > bound))
+			(bound != 0 && RTE_CACHE_LINE_ROUNDUP(len) > bound))
 		return EINVAL;
 	if (socket != SOCKET_ID_ANY &&
 			(socket < 0 ||
@@ -225,6 +225,11 @@ mz_reserve_locked(struct rte_mem_config *mcfg, const char *name, size_t len,
 	uint16_t idx;
 	void *p = NULL;
 
+	/* Past the nodes, only an existing external heap is a socket. */
+	if (socket >= RTE_MAX_NUMA_NODES && n_heaps == 0) {
+		rte_errno = EINVAL;
+		return NULL;
+	}
 	if (mz_find(t, name) != MALLOC_MZ_NONE) {
 		rte_errno = EEXIST;
 		return NULL;
@@ -258,7 +263,7 @@ mz_reserve_locked(struct rte_mem_config *mcfg, const char *name, size_t len,
 	strcpy(mz->name, name);
 	mz->addr = p;
 	mz->iova = malloc_heap_virt2iova(mcfg, p);
-	mz->len = req.size == 0 ? len : req.user_size;
+	mz->len = req.user_size;
 	mz->hugepage_sz = rte_mem_virt2memseg_list(p)->page_sz;
 	mz->socket_id = heap->socket_id;
 	mz->flags = flags;
