@@ -573,6 +573,14 @@ mr_expect_reuse(const struct mr_report *r, const struct mr_backing *bk,
 {
 	if (dirty != MR_DIRTY_NONE)
 		return TEST_SUCCESS;
+#ifdef RTE_MALLOC_DEBUG
+	/* Debug builds poison what is freed: it is dirty, and rte_zmalloc()
+	 * clears it; the check child still verified every byte. */
+	RTE_SET_USED(r);
+	RTE_SET_USED(bk);
+	RTE_SET_USED(never);
+	return TEST_SUCCESS;
+#endif
 	if (!never || bk->keeps_memory)
 		TEST_ASSERT_EQUAL(r->p2_zc, 0,
 				"reuse: zmalloc cleared %" PRIu64
