@@ -311,13 +311,20 @@ heap_free_locked(struct rte_mem_config *mcfg, struct malloc_heap *heap,
 		heap_release(mcfg, heap, e, rel, n_rel);
 }
 
-void
+int
 malloc_heap_free(struct rte_mem_config *mcfg, struct malloc_heap *heap,
 		void *data)
 {
+	struct malloc_elem *e = malloc_elem_from_data(data);
+	int ret = -EINVAL;
+
 	rte_spinlock_lock(&heap->lock);
-	heap_free_locked(mcfg, heap, malloc_elem_from_data(data));
+	if (malloc_heap_elem_linked(mcfg, e)) {
+		heap_free_locked(mcfg, heap, e);
+		ret = 0;
+	}
 	rte_spinlock_unlock(&heap->lock);
+	return ret;
 }
 
 struct malloc_elem *

@@ -113,8 +113,11 @@ void *malloc_heap_alloc(struct rte_mem_config *mcfg, struct malloc_heap *heap,
  * Give the allocation at @p data (checked with malloc_heap_elem_of())
  * back to @p heap: join, clear if the result is clean, return whole free
  * pages to lib/eal.
+ *
+ * @return 0, or -EINVAL if the element's neighbours, checked under the
+ *   lock, say it is not a live allocation (nothing changes then).
  */
-void malloc_heap_free(struct rte_mem_config *mcfg, struct malloc_heap *heap,
+int malloc_heap_free(struct rte_mem_config *mcfg, struct malloc_heap *heap,
 		void *data);
 
 /*
@@ -127,12 +130,21 @@ bool malloc_heap_resize(struct rte_mem_config *mcfg, struct malloc_heap *heap,
 
 /*
  * Find the heap and header of an allocation the application passed in,
- * rejecting anything that is not the data pointer of a busy element.
+ * rejecting anything that is not the data pointer of a busy element. Only
+ * what another thread cannot change is checked here; the caller checks
+ * the rest with malloc_heap_elem_linked() under the heap lock.
  *
  * @return the header, or NULL.
  */
 struct malloc_elem *malloc_heap_elem_of(struct rte_mem_config *mcfg,
 		const void *data, struct malloc_heap **heap);
+
+/*
+ * The checks of malloc_heap_elem_of() that read neighbours, which change
+ * under the heap lock: the caller holds it.
+ */
+bool malloc_heap_elem_linked(
+		struct rte_mem_config *mcfg, const struct malloc_elem *e);
 
 /*
  * Add memory [@p va, @p va + @p len) of memseg list @p msl_idx to @p heap

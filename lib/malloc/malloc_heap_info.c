@@ -99,7 +99,6 @@ heap_elem_valid(const struct rte_mem_config *mcfg,
 		const void *data)
 {
 	const struct malloc_state *st = malloc_state_of(mcfg);
-	const char *end;
 
 	if (!heap_in_list(mcfg, msl, e) || e->t.state != ELEM_BUSY ||
 			e->t.msl_idx != eal_msl_index(mcfg, msl) ||
@@ -109,16 +108,10 @@ heap_elem_valid(const struct rte_mem_config *mcfg,
 			e->size < MALLOC_ELEM_MIN_LEN ||
 			e->size > msl->len - RTE_PTR_DIFF(e, msl->base_va))
 		return false;
-	end = malloc_elem_end(e);
-	if (e->next != NULL && (const char *)e->next != end)
-		return false;
-	if (e->prev != NULL &&
-			(!heap_in_list(mcfg, msl, e->prev) ||
-					malloc_elem_end(e->prev) != (void *)e))
-		return false;
 #ifdef RTE_MALLOC_DEBUG
 	if (e->cookie != MALLOC_HEADER_COOKIE ||
-			*(const uint64_t *)(end - MALLOC_ELEM_TRAILER_LEN) !=
+			*(const uint64_t *)RTE_PTR_SUB(malloc_elem_end(e),
+					MALLOC_ELEM_TRAILER_LEN) !=
 					MALLOC_TRAILER_COOKIE)
 		return false;
 #endif
@@ -147,6 +140,21 @@ malloc_heap_elem_of(struct rte_mem_config *mcfg, const void *data,
 		return NULL;
 	*heap = &malloc_state_of(mcfg)->heaps[e->t.heap_idx];
 	return e;
+}
+
+bool
+malloc_heap_elem_linked(
+		struct rte_mem_config *mcfg, const struct malloc_elem *e)
+{
+	const struct rte_memseg_list *msl = &mcfg->memsegs[e->t.msl_idx];
+
+	if (e->t.state != ELEM_BUSY)
+		return false;
+	if (e->next != NULL && (void *)e->next != malloc_elem_end(e))
+		return false;
+	return e->prev == NULL ||
+			(heap_in_list(mcfg, msl, e->prev) &&
+					malloc_elem_end(e->prev) == (void *)e);
 }
 
 struct malloc_elem *
@@ -283,7 +291,8 @@ malloc_heap_virt2iova(const struct rte_mem_config *mcfg, const void *addr)
 	ms = eal_msl_seg(mcfg, msl, eal_msl_addr_idx(msl, addr));
 	if (ms->iova != RTE_BAD_IOVA)
 		return ms->iova + RTE_PTR_DIFF(addr, ms->addr);
-	if (mcfg->iova_mode == RTE_IOVA_VA)
+	/* External memory has the IOVAs it was given, or none. */
+	if (mcfg->iova_mode == RTE_IOVA_VA && !msl->external)
 		return (rte_iova_t)(uintptr_t)addr;
 	return RTE_BAD_IOVA;
 }

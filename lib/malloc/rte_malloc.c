@@ -18,6 +18,7 @@
 #include <rte_log.h>
 #include <rte_malloc.h>
 
+#include "malloc_asan.h"
 #include "malloc_elem.h"
 #include "malloc_heap.h"
 
@@ -179,8 +180,11 @@ rte_free(void *ptr)
 	mcfg = malloc_mcfg_get();
 	if (mcfg == NULL)
 		return;
-	if (malloc_elem_checked(mcfg, ptr, &heap, "rte_free") != NULL)
-		malloc_heap_free(mcfg, heap, ptr);
+	if (malloc_elem_checked(mcfg, ptr, &heap, "rte_free") != NULL &&
+			malloc_heap_free(mcfg, heap, ptr) < 0)
+		RTE_LOG(ERR, MALLOC,
+				"rte_free: invalid memory %p, not an allocation\n",
+				ptr);
 }
 
 void *
@@ -216,6 +220,8 @@ rte_realloc_socket(void *ptr, size_t size, unsigned int align, int socket)
 			false);
 	if (p == NULL)
 		return NULL;
+	/* The slack past the old size is poisoned in ASan builds. */
+	malloc_asan_unpoison(ptr, malloc_elem_usable(e));
 	memcpy(p, ptr, RTE_MIN(size, malloc_elem_usable(e)));
 	malloc_heap_free(mcfg, heap, ptr);
 	return p;
@@ -233,11 +239,17 @@ rte_malloc_validate(const void *ptr, size_t *size)
 	struct rte_mem_config *mcfg = malloc_mcfg_get();
 	struct malloc_heap *heap;
 	struct malloc_elem *e;
+	bool valid;
 
 	if (ptr == NULL || mcfg == NULL)
 		return -1;
 	e = malloc_heap_elem_of(mcfg, ptr, &heap);
 	if (e == NULL)
+		return -1;
+	rte_spinlock_lock(&heap->lock);
+	valid = malloc_heap_elem_linked(mcfg, e);
+	rte_spinlock_unlock(&heap->lock);
+	if (!valid)
 		return -1;
 	if (size != NULL)
 		*size = malloc_elem_usable(e);
