@@ -1,0 +1,1915 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The rtemem authors
+ */
+
+/*
+ * rte_malloc and friends on the running EAL: argument checks, alignment,
+ * zeroing, realloc, misuse, exact statistics, the clear-once counters on a
+ * clean (hugepage) and a dirty (external) heap, external heaps, sockets,
+ * IOVAs, dumps, a seeded multi-thread stress and many large allocations.
+ *
+ * Every case starts from the heap state the previous one left (normally
+ * empty, since each frees what it took) and compares the statistics of
+ * the main lcore's socket before and after. Random cases print their seed;
+ * RTEMEM_TEST_SEED=N repeats a run.
+ */
+
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include <rte_common.h>
+#include <rte_cycles.h>
+#include <rte_eal.h>
+#include <rte_errno.h>
+#include <rte_launch.h>
+#include <rte_lcore.h>
+#include <rte_log.h>
+#include <rte_malloc.h>
+#include <rte_memory.h>
+#include <rte_memzone.h>
+#include <rte_random.h>
+
+#include "malloc_check.h"
+#include "malloc_elem.h"
+#include "test.h"
+
+#define MAIN_SOCKET 0 /* the only NUMA node here; -l default */
+#define EMPTY_SOCKET 31 /* a valid node id with no memory */
+#define EXT_PAGE 4096 /* page size of the external heaps' memory */
+
+/* Fail the calling case when a helper check failed (it printed why). */
+#define CHECK(call) \
+	do { \
+		if ((call) != TEST_SUCCESS) { \
+			TEST_TRACE_FAILURE(__FILE__, __LINE__, __func__); \
+			return TEST_FAILED; \
+		} \
+	} while (0)
+
+/* ---- helpers ---- */
+
+static uint64_t
+seed_random(const char *what)
+{
+	const char *env = getenv("RTEMEM_TEST_SEED");
+	uint64_t seed;
+
+	seed = env != NULL ? strtoull(env, NULL, 0) : rte_rdtsc();
+	printf("%s: seed %" PRIu64 " (RTEMEM_TEST_SEED=%" PRIu64
+	       " repeats it)\n",
+			what, seed, seed);
+	rte_srand(seed);
+	return seed;
+}
+
+/* A size in [1, max], log-uniform: small sizes as often as large ones. */
+static size_t
+rand_size(size_t max)
+{
+	unsigned int bits = (unsigned int)rte_rand_max(
+			(uint64_t)(63 - __builtin_clzll(max)) + 1);
+
+	return 1 + (size_t)rte_rand_max(RTE_MIN((size_t)1 << bits, max));
+}
+
+/* @return the index of the first byte of @p p not equal to @p v, or n. */
+static size_t
+first_not(const void *p, size_t n, uint8_t v)
+{
+	const uint8_t *b = p;
+	uint64_t word = v * UINT64_C(0x0101010101010101), w;
+	size_t i = 0;
+
+	for (; i < n && ((uintptr_t)(b + i) & 7) != 0; i++)
+		if (b[i] != v)
+			return i;
+	for (; i + 8 <= n; i += 8) {
+		memcpy(&w, b + i, 8);
+		if (w != word)
+			break;
+	}
+	for (; i < n; i++)
+		if (b[i] != v)
+			return i;
+	return n;
+}
+
+/* A position-dependent pattern, so that moved content is caught too. */
+static void
+fill_seq(void *p, size_t n, uint8_t salt)
+{
+	uint8_t *b = p;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		b[i] = (uint8_t)(i * 31 + salt);
+}
+
+static size_t
+check_seq(const void *p, size_t n, uint8_t salt)
+{
+	const uint8_t *b = p;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (b[i] != (uint8_t)(i * 31 + salt))
+			return i;
+	return n;
+}
+
+/* 0: rte_malloc, 1: rte_zmalloc, 2: rte_calloc (zeroed for 1 and 2). */
+static void *
+alloc_kind(unsigned int kind, size_t size, unsigned int align, int socket)
+{
+	if (kind == 0)
+		return rte_malloc_socket(NULL, size, align, socket);
+	if (kind == 1)
+		return rte_zmalloc_socket(NULL, size, align, socket);
+	return rte_calloc_socket(NULL, size, 1, align, socket);
+}
+
+static const char *const kind_name[] = { "malloc", "zmalloc", "calloc" };
+
+static int
+heap_ok(void)
+{
+	char err[256] = "";
+	int ret = malloc_heap_check_all(true, err, sizeof(err));
+
+	TEST_ASSERT_SUCCESS(ret, "heap check: %s", err);
+	return TEST_SUCCESS;
+}
+
+/* Read the stats of @p socket and check that the sizes add up. */
+static int
+stats_get(int socket, struct rte_malloc_socket_stats *s)
+{
+	memset(s, 0, sizeof(*s));
+	TEST_ASSERT_SUCCESS(rte_malloc_get_socket_stats(socket, s),
+			"no stats for socket %d", socket);
+	TEST_ASSERT_EQUAL(s->heap_allocsz_bytes + s->heap_freesz_bytes,
+			s->heap_totalsz_bytes,
+			"socket %d: alloc %zu + free %zu != total %zu", socket,
+			s->heap_allocsz_bytes, s->heap_freesz_bytes,
+			s->heap_totalsz_bytes);
+	return TEST_SUCCESS;
+}
+
+/* The heap's shape in @p a and @p b is the same (counters aside). */
+static int
+stats_same_shape(const struct rte_malloc_socket_stats *a,
+		const struct rte_malloc_socket_stats *b, const char *what)
+{
+	TEST_ASSERT_EQUAL(a->heap_totalsz_bytes, b->heap_totalsz_bytes,
+			"%s: total %zu -> %zu", what, a->heap_totalsz_bytes,
+			b->heap_totalsz_bytes);
+	TEST_ASSERT_EQUAL(a->heap_allocsz_bytes, b->heap_allocsz_bytes,
+			"%s: allocated %zu -> %zu", what, a->heap_allocsz_bytes,
+			b->heap_allocsz_bytes);
+	TEST_ASSERT_EQUAL(a->heap_freesz_bytes, b->heap_freesz_bytes,
+			"%s: free %zu -> %zu", what, a->heap_freesz_bytes,
+			b->heap_freesz_bytes);
+	TEST_ASSERT_EQUAL(a->alloc_count, b->alloc_count,
+			"%s: alloc_count %u -> %u", what, a->alloc_count,
+			b->alloc_count);
+	TEST_ASSERT_EQUAL(a->free_count, b->free_count,
+			"%s: free_count %u -> %u", what, a->free_count,
+			b->free_count);
+	TEST_ASSERT_EQUAL(a->greatest_free_size, b->greatest_free_size,
+			"%s: greatest free %zu -> %zu", what,
+			a->greatest_free_size, b->greatest_free_size);
+	return TEST_SUCCESS;
+}
+
+/* Nothing at all changed on @p socket since @p before, and the heap is ok. */
+static int
+stats_unchanged(int socket, const struct rte_malloc_socket_stats *before,
+		const char *what)
+{
+	struct rte_malloc_socket_stats now;
+
+	CHECK(stats_get(socket, &now));
+	CHECK(stats_same_shape(before, &now, what));
+	TEST_ASSERT_EQUAL(before->heap_cleared_on_free_bytes,
+			now.heap_cleared_on_free_bytes, "%s: cleared on free",
+			what);
+	TEST_ASSERT_EQUAL(before->heap_cleared_on_zmalloc_bytes,
+			now.heap_cleared_on_zmalloc_bytes,
+			"%s: cleared on zmalloc", what);
+	return heap_ok();
+}
+
+/* @return the usable size of @p p, or 0 if it is not an allocation. */
+static size_t
+usable_size(const void *p)
+{
+	size_t n = 0;
+
+	if (rte_malloc_validate(p, &n) != 0)
+		return 0;
+	return n;
+}
+
+/* An address range, for overlap checks. */
+struct range {
+	uintptr_t start, end;
+};
+
+static int
+range_cmp(const void *a, const void *b)
+{
+	const struct range *x = a, *y = b;
+
+	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+/* Sort @p r and check that no two of the @p n ranges overlap. */
+static int
+ranges_disjoint(struct range *r, size_t n)
+{
+	size_t i;
+
+	qsort(r, n, sizeof(*r), range_cmp);
+	for (i = 1; i < n; i++)
+		TEST_ASSERT(r[i - 1].end <= r[i].start,
+				"[%#" PRIxPTR ", %#" PRIxPTR
+				") overlaps [%#" PRIxPTR ", %#" PRIxPTR ")",
+				r[i - 1].start, r[i - 1].end, r[i].start,
+				r[i].end);
+	return TEST_SUCCESS;
+}
+
+/* ---- arguments ---- */
+
+static int
+test_malloc_bad_params(void)
+{
+	static const unsigned int bad_align[] = { 3, 17, 100, 65 };
+	struct rte_malloc_socket_stats s0, s1;
+	size_t usable = 1;
+	unsigned int i, k;
+	char *p;
+
+	CHECK(stats_get(MAIN_SOCKET, &s0));
+	for (k = 0; k < 3; k++) {
+		TEST_ASSERT_NULL(alloc_kind(k, 0, 0, MAIN_SOCKET),
+				"%s of 0 bytes", kind_name[k]);
+		for (i = 0; i < RTE_DIM(bad_align); i++)
+			TEST_ASSERT_NULL(alloc_kind(k, 64, bad_align[i],
+							 SOCKET_ID_ANY),
+					"%s with align %u", kind_name[k],
+					bad_align[i]);
+	}
+	TEST_ASSERT_NULL(rte_malloc(NULL, 0, 0), "malloc(0)");
+	TEST_ASSERT_NULL(rte_malloc(NULL, 64, 3), "malloc align 3");
+	TEST_ASSERT_NULL(rte_zmalloc(NULL, 0, 0), "zmalloc(0)");
+	TEST_ASSERT_NULL(rte_calloc(NULL, 0, 8, 0), "calloc(0, 8)");
+	TEST_ASSERT_NULL(rte_calloc(NULL, 8, 0, 0), "calloc(8, 0)");
+	/* sizes whose rounding up to a cache line would wrap */
+	TEST_ASSERT_NULL(rte_malloc(NULL, SIZE_MAX, 0), "SIZE_MAX");
+	TEST_ASSERT_NULL(rte_malloc(NULL, SIZE_MAX - 63, 0), "SIZE_MAX - 63");
+	TEST_ASSERT_NULL(rte_zmalloc(NULL, SIZE_MAX - 100, 64), "zmalloc");
+	/* products that overflow: to 0, and to 2 bytes */
+	TEST_ASSERT_NULL(rte_calloc(NULL, SIZE_MAX / 2 + 1, 2, 0), "2^63 * 2");
+	TEST_ASSERT_NULL(rte_calloc(NULL, SIZE_MAX / 2 + 2, 2, 0),
+			"(2^63 + 1) * 2 wraps to 2");
+	TEST_ASSERT_NULL(rte_calloc(NULL, 2, SIZE_MAX / 2 + 2, 0),
+			"2 * (2^63 + 1) wraps to 2");
+	TEST_ASSERT_NULL(rte_calloc_socket(NULL, SIZE_MAX / 2 + 2, 2, 0,
+					 MAIN_SOCKET),
+			"calloc_socket overflow");
+	rte_free(NULL);
+	TEST_ASSERT_EQUAL(rte_malloc_validate(NULL, &usable), -1, "NULL");
+	TEST_ASSERT_NULL(rte_realloc(NULL, 0, 0), "realloc(NULL, 0)");
+	CHECK(stats_unchanged(MAIN_SOCKET, &s0, "after refused calls"));
+
+	/* realloc(NULL, n) allocates; refused reallocs keep ptr */
+	p = rte_realloc(NULL, 100, 0);
+	TEST_ASSERT_NOT_NULL(p, "realloc(NULL, 100)");
+	TEST_ASSERT_EQUAL((uintptr_t)p % RTE_CACHE_LINE_SIZE, 0, "%p", p);
+	TEST_ASSERT(usable_size(p) >= 100, "usable %zu", usable_size(p));
+	fill_seq(p, 100, 7);
+	CHECK(stats_get(MAIN_SOCKET, &s1));
+	TEST_ASSERT_EQUAL(s1.alloc_count, s0.alloc_count + 1, "alloc_count");
+	for (i = 0; i < RTE_DIM(bad_align); i++)
+		TEST_ASSERT_NULL(rte_realloc(p, 200, bad_align[i]),
+				"realloc align %u", bad_align[i]);
+	TEST_ASSERT_NULL(rte_realloc(p, 0, 0), "realloc to 0");
+	TEST_ASSERT_NULL(rte_realloc(p, SIZE_MAX - 63, 0), "realloc huge");
+	TEST_ASSERT_SUCCESS(rte_malloc_validate(p, &usable), "ptr lost");
+	TEST_ASSERT_EQUAL(check_seq(p, 100, 7), 100, "content changed");
+	CHECK(stats_unchanged(MAIN_SOCKET, &s1, "refused reallocs"));
+	rte_free(p);
+	CHECK(stats_get(MAIN_SOCKET, &s1));
+	CHECK(stats_same_shape(&s0, &s1, "after free"));
+	return heap_ok();
+}
+
+/* ---- alignment ---- */
+
+static int
+test_malloc_align_default(void)
+{
+	static const size_t sizes[] = { 1, 7, 63, 64, 65, 127, 1000, 4095, 4097,
+		65537, 1 << 20 };
+	size_t i, n;
+	unsigned int k;
+	char *p;
+
+	for (i = 0; i < RTE_DIM(sizes); i++) {
+		for (k = 0; k < 3; k++) {
+			p = alloc_kind(k, sizes[i], 0, SOCKET_ID_ANY);
+			TEST_ASSERT_NOT_NULL(
+					p, "%s(%zu)", kind_name[k], sizes[i]);
+			TEST_ASSERT_EQUAL((uintptr_t)p % 64, 0,
+					"%s(%zu) gave %p", kind_name[k],
+					sizes[i], p);
+			n = usable_size(p);
+			TEST_ASSERT(n >= sizes[i], "usable %zu < %zu", n,
+					sizes[i]);
+			memset(p, 0xee, sizes[i]);
+			rte_free(p);
+		}
+	}
+	return heap_ok();
+}
+
+#define ALIGN_SHIFT_MAX 21 /* up to 2 MiB */
+#define ALIGN_PER_SHIFT 4 /* allocations per alignment */
+#define ALIGN_N ((ALIGN_SHIFT_MAX + 1) * ALIGN_PER_SHIFT)
+
+/*
+ * Every power of two from 1 to 2 MiB, with random sizes, all three
+ * allocators: aligned, usable as large as asked, zero where promised,
+ * writable without touching a neighbour, usable ranges disjoint. (Only
+ * the requested bytes are written: ASan builds poison the rest.)
+ */
+static int
+test_malloc_align_pow2(void)
+{
+	struct rte_malloc_socket_stats s0, s1;
+	struct range r[ALIGN_N];
+	size_t size, usable, off, len[ALIGN_N];
+	char *ptr[ALIGN_N];
+	unsigned int shift, j, k, n = 0;
+
+	CHECK(stats_get(MAIN_SOCKET, &s0));
+	seed_random("align");
+	for (shift = 0; shift <= ALIGN_SHIFT_MAX; shift++) {
+		for (j = 0; j < ALIGN_PER_SHIFT; j++, n++) {
+			size = rand_size(64 * 1024);
+			k = n % 3;
+			ptr[n] = alloc_kind(
+					k, size, 1u << shift, SOCKET_ID_ANY);
+			TEST_ASSERT_NOT_NULL(ptr[n], "%s(%zu, align 2^%u)",
+					kind_name[k], size, shift);
+			TEST_ASSERT_EQUAL(
+					(uintptr_t)ptr[n] & ((1u << shift) - 1),
+					0, "%p not aligned to 2^%u", ptr[n],
+					shift);
+			TEST_ASSERT_SUCCESS(
+					rte_malloc_validate(ptr[n], &usable),
+					"validate %p", ptr[n]);
+			TEST_ASSERT(usable >= size, "usable %zu < %zu", usable,
+					size);
+			if (k != 0) {
+				off = first_not(ptr[n], size, 0);
+				TEST_ASSERT_EQUAL(off, size,
+						"%s(%zu) byte %zu not zero",
+						kind_name[k], size, off);
+			}
+			memset(ptr[n], n + 1, size);
+			len[n] = size;
+			r[n].start = (uintptr_t)ptr[n];
+			r[n].end = r[n].start + usable;
+		}
+	}
+	CHECK(ranges_disjoint(r, n));
+	CHECK(heap_ok());
+	for (j = 0; j < n; j++) {
+		off = first_not(ptr[j], len[j], j + 1);
+		TEST_ASSERT_EQUAL(off, len[j],
+				"allocation %u overwritten at %zu", j, off);
+		rte_free(ptr[j]);
+	}
+	CHECK(stats_get(MAIN_SOCKET, &s1));
+	CHECK(stats_same_shape(&s0, &s1, "after freeing all"));
+	return heap_ok();
+}
+
+/* ---- zeroing ---- */
+
+#define ZERO_ROUNDS 400
+#define ZERO_MAX_SIZE (4 * RTE_MB)
+
+/*
+ * Fill, free, then zmalloc or calloc the same size and alignment: the
+ * memory (usually the same bytes) reads as zero.
+ */
+static int
+test_zmalloc_after_free(void)
+{
+	unsigned int i, align, reused = 0;
+	size_t size, off;
+	char *p, *q;
+
+	seed_random("zero");
+	for (i = 0; i < ZERO_ROUNDS; i++) {
+		size = rand_size(ZERO_MAX_SIZE);
+		align = rte_rand_max(2) ? 0 : 1u << rte_rand_max(13);
+		p = rte_malloc(NULL, size, align);
+		TEST_ASSERT_NOT_NULL(p, "malloc(%zu, %u)", size, align);
+		memset(p, 1 + i % 255, size);
+		rte_free(p);
+		if (i & 1)
+			q = rte_zmalloc(NULL, size, align);
+		else
+			q = rte_calloc(NULL, size, 1, align);
+		TEST_ASSERT_NOT_NULL(
+				q, "round %u: zeroed alloc of %zu", i, size);
+		reused += q == p;
+		off = first_not(q, size, 0);
+		TEST_ASSERT_EQUAL(off, size,
+				"round %u: %zu bytes at %p (was %p), byte %zu "
+				"is 0x%02x",
+				i, size, q, p, off, q[off]);
+		rte_free(q);
+	}
+	printf("zeroed allocations at the freed address: %u of %u\n", reused,
+			ZERO_ROUNDS);
+	TEST_ASSERT(reused > 0, "never got the freed memory back");
+	return heap_ok();
+}
+
+/* ---- realloc ---- */
+
+/*
+ * What freeing @p elem bytes of clean memory (@p n asked, neighbours busy)
+ * cleared: the data, and at most a header more. Debug builds poison freed
+ * memory instead, which leaves it dirty and uncleared.
+ */
+static int
+check_clean_free(uint64_t d, size_t elem, size_t n)
+{
+#ifdef RTE_MALLOC_DEBUG
+	RTE_SET_USED(elem);
+	RTE_SET_USED(n);
+	TEST_ASSERT_EQUAL(d, 0, "poisoned memory cleared (%" PRIu64 ")", d);
+#else
+	TEST_ASSERT(d >= n && d >= elem - MALLOC_ELEM_OVERHEAD,
+			"cleared %" PRIu64 " < data %zu", d,
+			elem - MALLOC_ELEM_OVERHEAD);
+	TEST_ASSERT(d <= elem + MALLOC_ELEM_OVERHEAD,
+			"cleared %" PRIu64 " > element %zu + a header", d,
+			elem);
+#endif
+	return TEST_SUCCESS;
+}
+
+/*
+ * What zmalloc(@p n) cleared (@p zm) after that free, from the freed block
+ * if @p same: nothing, as it is clean. In debug builds the freed block is
+ * poisoned, so reusing it clears exactly n (and another block nothing).
+ */
+static int
+check_clean_reuse(uint64_t zm, bool same, size_t n)
+{
+#ifdef RTE_MALLOC_DEBUG
+	TEST_ASSERT_EQUAL(zm, same ? n : 0,
+			"zmalloc(%zu) %s the poisoned block cleared %" PRIu64,
+			n, same ? "reusing" : "not reusing", zm);
+#else
+	RTE_SET_USED(n);
+	TEST_ASSERT_EQUAL(zm, 0,
+			"zmalloc(%zu) after a clearing free (%s block) cleared "
+			"again: %" PRIu64,
+			n, same ? "same" : "other", zm);
+#endif
+	return TEST_SUCCESS;
+}
+
+static int
+test_realloc_content(void)
+{
+	struct rte_malloc_socket_stats s0, s1;
+	char *p, *q;
+
+	CHECK(stats_get(MAIN_SOCKET, &s0));
+	p = rte_malloc(NULL, 1000, 0);
+	TEST_ASSERT_NOT_NULL(p, "malloc");
+	fill_seq(p, 1000, 1);
+	q = rte_realloc(p, 5000, 0);
+	TEST_ASSERT_NOT_NULL(q, "grow to 5000");
+	TEST_ASSERT_EQUAL(check_seq(q, 1000, 1), 1000, "grow lost content");
+	fill_seq(q, 5000, 2);
+	p = rte_realloc(q, 300, 0);
+	TEST_ASSERT(p == q, "shrink moved %p -> %p", q, p);
+	TEST_ASSERT_EQUAL(check_seq(p, 300, 2), 300, "shrink lost content");
+	q = rte_realloc(p, 3 * RTE_MB, 0);
+	TEST_ASSERT_NOT_NULL(q, "grow to 3 MiB");
+	TEST_ASSERT_EQUAL(check_seq(q, 300, 2), 300, "grow lost content");
+	fill_seq(q, 3 * RTE_MB, 3);
+	p = rte_realloc(q, 100, 0);
+	TEST_ASSERT(p == q, "shrink moved %p -> %p", q, p);
+	TEST_ASSERT_EQUAL(check_seq(p, 100, 3), 100, "shrink lost content");
+	TEST_ASSERT(usable_size(p) >= 100 && usable_size(p) < RTE_MB,
+			"usable %zu after shrinking to 100", usable_size(p));
+	CHECK(stats_get(MAIN_SOCKET, &s1));
+	TEST_ASSERT_EQUAL(s1.alloc_count, s0.alloc_count + 1, "alloc_count");
+	CHECK(heap_ok());
+	rte_free(p);
+	CHECK(stats_get(MAIN_SOCKET, &s1));
+	CHECK(stats_same_shape(&s0, &s1, "after free"));
+	return heap_ok();
+}
+
+/*
+ * Allocate two blocks of @p size next to each other: @p lo below @p hi,
+ * with lo's element (header included) @p lo_elem bytes, hi's @p hi_elem.
+ */
+static int
+alloc_adjacent(size_t size, char **lo, char **hi, size_t *lo_elem,
+		size_t *hi_elem)
+{
+	struct rte_malloc_socket_stats s0, s1, s2;
+	char *a, *b;
+	size_t ea, eb;
+
+	CHECK(stats_get(MAIN_SOCKET, &s0));
+	a = rte_malloc(NULL, size, 0);
+	CHECK(stats_get(MAIN_SOCKET, &s1));
+	b = rte_malloc(NULL, size, 0);
+	CHECK(stats_get(MAIN_SOCKET, &s2));
+	TEST_ASSERT(a != NULL && b != NULL, "malloc(%zu)", size);
+	ea = s1.heap_allocsz_bytes - s0.heap_allocsz_bytes;
+	eb = s2.heap_allocsz_bytes - s1.heap_allocsz_bytes;
+	*lo = a < b ? a : b;
+	*hi = a < b ? b : a;
+	*lo_elem = a < b ? ea : eb;
+	*hi_elem = a < b ? eb : ea;
+	TEST_ASSERT_EQUAL((size_t)(*hi - *lo), *lo_elem,
+			"two allocations from an idle heap are not neighbours: "
+			"%p (element %zu) and %p",
+			*lo, *lo_elem, *hi);
+	return TEST_SUCCESS;
+}
+
+/* The element after is free: realloc grows in place. */
+static int
+test_realloc_in_place(void)
+{
+	struct rte_malloc_socket_stats s0, s1;
+	size_t lo_elem, hi_elem, want;
+	char *lo, *hi, *r;
+
+	CHECK(stats_get(MAIN_SOCKET, &s0));
+	CHECK(alloc_adjacent(4096, &lo, &hi, &lo_elem, &hi_elem));
+	fill_seq(lo, 4096, 9);
+	rte_free(hi);
+	want = usable_size(lo) + hi_elem / 2;
+	r = rte_realloc(lo, want, 0);
+	TEST_ASSERT(r == lo, "grow into the free neighbour moved %p -> %p", lo,
+			r);
+	TEST_ASSERT_EQUAL(check_seq(r, 4096, 9), 4096, "content lost");
+	TEST_ASSERT(usable_size(r) >= want, "usable %zu < %zu", usable_size(r),
+			want);
+	CHECK(stats_get(MAIN_SOCKET, &s1));
+	TEST_ASSERT_EQUAL(s1.alloc_count, s0.alloc_count + 1, "alloc_count");
+	TEST_ASSERT(s1.heap_allocsz_bytes > s0.heap_allocsz_bytes + lo_elem,
+			"allocated bytes did not grow");
+	CHECK(heap_ok());
+	rte_free(r);
+	CHECK(stats_get(MAIN_SOCKET, &s1));
+	CHECK(stats_same_shape(&s0, &s1, "after free"));
+	return heap_ok();
+}
+
+/* The element after is busy: realloc moves, keeps content, frees the old. */
+static int
+test_realloc_move(void)
+{
+	struct rte_malloc_socket_stats s0, s1, s2;
+	size_t lo_elem, hi_elem, want;
+	char *lo, *hi, *r;
+
+	CHECK(stats_get(MAIN_SOCKET, &s0));
+	CHECK(alloc_adjacent(4096, &lo, &hi, &lo_elem, &hi_elem));
+	fill_seq(lo, 4096, 11);
+	fill_seq(hi, 4096, 12);
+	CHECK(stats_get(MAIN_SOCKET, &s1));
+	want = 4 * usable_size(lo);
+	r = rte_realloc(lo, want, 0);
+	TEST_ASSERT_NOT_NULL(r, "realloc to %zu", want);
+	TEST_ASSERT(r != lo, "grew in place over a busy neighbour");
+	TEST_ASSERT_EQUAL(check_seq(r, 4096, 11), 4096, "content lost");
+	TEST_ASSERT_EQUAL(check_seq(hi, 4096, 12), 4096, "neighbour changed");
+	TEST_ASSERT_EQUAL(rte_malloc_validate(lo, NULL), -1,
+			"old block still allocated");
+	CHECK(stats_get(MAIN_SOCKET, &s2));
+	TEST_ASSERT_EQUAL(s2.alloc_count, s1.alloc_count,
+			"alloc_count %u -> %u", s1.alloc_count, s2.alloc_count);
+	CHECK(heap_ok());
+	rte_free(r);
+	rte_free(hi);
+	CHECK(stats_get(MAIN_SOCKET, &s2));
+	CHECK(stats_same_shape(&s0, &s2, "after free"));
+	return heap_ok();
+}
+
+static int
+test_realloc_align(void)
+{
+	static const unsigned int shifts[] = { 12, 16, 21 };
+	char *p, *q;
+	unsigned int i;
+	size_t size = 1000;
+
+	p = rte_malloc(NULL, size, 64);
+	TEST_ASSERT_NOT_NULL(p, "malloc");
+	fill_seq(p, size, 21);
+	for (i = 0; i < RTE_DIM(shifts); i++) {
+		q = rte_realloc(p, size + 1000 * i, 1u << shifts[i]);
+		TEST_ASSERT_NOT_NULL(q, "realloc to align 2^%u", shifts[i]);
+		TEST_ASSERT_EQUAL((uintptr_t)q & ((1u << shifts[i]) - 1), 0,
+				"%p not aligned to 2^%u", q, shifts[i]);
+		TEST_ASSERT_EQUAL(check_seq(q, size, 21), size,
+				"content lost at align 2^%u", shifts[i]);
+		p = q;
+	}
+	rte_free(p);
+	return heap_ok();
+}
+
+/*
+ * Shrinking in place frees the tail: in a clean heap the tail is cleared
+ * like any freed memory (poisoned in debug builds), so a zmalloc served
+ * from it needs no clearing, and the heap check finds it zero.
+ */
+static int
+test_realloc_shrink_clears(void)
+{
+	struct rte_malloc_socket_stats s0, s1, s2;
+	const size_t big = 64 * 1024, small = 1000, zn = 32 * 1024;
+	char *pin1, *p, *pin2, *q, *z;
+	size_t tail;
+	uint64_t d;
+	bool in_tail;
+
+	pin1 = rte_malloc(NULL, 64, 0);
+	p = rte_malloc(NULL, big, 0);
+	pin2 = rte_malloc(NULL, 64, 0);
+	TEST_ASSERT(pin1 != NULL && p != NULL && pin2 != NULL, "malloc");
+	memset(p, 0xa5, big);
+	CHECK(stats_get(MAIN_SOCKET, &s0));
+	q = rte_realloc(p, small, 0);
+	TEST_ASSERT(q == p, "shrink moved %p -> %p", p, q);
+	CHECK(stats_get(MAIN_SOCKET, &s1));
+	tail = s0.heap_allocsz_bytes - s1.heap_allocsz_bytes;
+	d = s1.heap_cleared_on_free_bytes - s0.heap_cleared_on_free_bytes;
+	printf("shrinking %zu to %zu freed %zu bytes, cleared %" PRIu64 "\n",
+			big, small, tail, d);
+	TEST_ASSERT(tail >= big - RTE_CACHE_LINE_ROUNDUP(small) -
+							MALLOC_ELEM_OVERHEAD,
+			"shrink gave back only %zu bytes", tail);
+	TEST_ASSERT_EQUAL(s1.alloc_count, s0.alloc_count, "alloc_count");
+	CHECK(check_clean_free(d, tail, 0));
+	CHECK(heap_ok());
+	z = rte_zmalloc(NULL, zn, 0);
+	TEST_ASSERT_NOT_NULL(z, "zmalloc");
+	TEST_ASSERT_EQUAL(first_not(z, zn, 0), zn, "zmalloc not zero");
+	in_tail = z > q && z < q + big;
+	CHECK(stats_get(MAIN_SOCKET, &s2));
+	CHECK(check_clean_reuse(s2.heap_cleared_on_zmalloc_bytes -
+					s1.heap_cleared_on_zmalloc_bytes,
+			in_tail, zn));
+	TEST_ASSERT_EQUAL(first_not(q, small, 0xa5), small, "content lost");
+	rte_free(z);
+	rte_free(q);
+	rte_free(pin2);
+	rte_free(pin1);
+	return heap_ok();
+}
+
+/* ---- misuse ---- */
+
+/*
+ * Each bad free leaves every statistic alone and the heap whole. The
+ * blocks freed twice lie between live ones, so their pages stay mapped.
+ */
+static int
+test_free_bad_pointers(void)
+{
+	struct rte_malloc_socket_stats s0, s1;
+	char *pin1, *victim, *pin2, *p, *g;
+	int local = 0;
+
+	g = malloc(256);
+	TEST_ASSERT_NOT_NULL(g, "glibc malloc");
+	pin1 = rte_malloc(NULL, 64, 0);
+	victim = rte_malloc(NULL, 4096, 0);
+	pin2 = rte_malloc(NULL, 64, 0);
+	p = rte_malloc(NULL, 4096, 0);
+	TEST_ASSERT(pin1 && victim && pin2 && p, "rte_malloc");
+	memset(p, 0x5a, 4096);
+	CHECK(stats_get(MAIN_SOCKET, &s0));
+	CHECK(heap_ok());
+
+	rte_free(&local);
+	CHECK(stats_unchanged(MAIN_SOCKET, &s0, "free of a stack address"));
+	rte_free(g);
+	CHECK(stats_unchanged(MAIN_SOCKET, &s0, "free of a glibc pointer"));
+	rte_free(p + 64);
+	CHECK(stats_unchanged(MAIN_SOCKET, &s0, "free of heap ptr + 64"));
+	rte_free(p + 1);
+	CHECK(stats_unchanged(MAIN_SOCKET, &s0, "free of heap ptr + 1"));
+	TEST_ASSERT_NULL(rte_realloc(&local, 100, 0), "realloc of the stack");
+	TEST_ASSERT_NULL(rte_realloc(p + 64, 100, 0), "realloc of ptr + 64");
+	TEST_ASSERT_EQUAL(rte_malloc_validate(p + 64, NULL), -1, "ptr + 64");
+	TEST_ASSERT_EQUAL(rte_malloc_validate(g, NULL), -1, "glibc pointer");
+	CHECK(stats_unchanged(MAIN_SOCKET, &s0, "realloc of bad pointers"));
+	TEST_ASSERT_SUCCESS(rte_malloc_validate(p, NULL), "p lost");
+	TEST_ASSERT_EQUAL(first_not(p, 4096, 0x5a), 4096, "p changed");
+
+	rte_free(victim);
+	CHECK(stats_get(MAIN_SOCKET, &s1));
+	TEST_ASSERT_EQUAL(s1.alloc_count, s0.alloc_count - 1, "first free");
+	rte_free(victim);
+	CHECK(stats_unchanged(MAIN_SOCKET, &s1, "double free"));
+
+	free(g);
+	rte_free(p);
+	rte_free(pin2);
+	rte_free(pin1);
+	return heap_ok();
+}
+
+/*
+ * Child: free a block twice after its pages went back to the kernel; the
+ * second free must notice the memory is gone instead of reading it.
+ */
+static int
+malloc_child_free_unmapped(int argc, char **argv)
+{
+	struct rte_malloc_socket_stats s0, s1, s2;
+	char err[256] = "";
+	char *big;
+
+	RTE_SET_USED(argc);
+	RTE_SET_USED(argv);
+	if (rte_malloc_get_socket_stats(MAIN_SOCKET, &s0) != 0)
+		return 1;
+	big = rte_malloc(NULL, 6 * RTE_MB, 0);
+	if (big == NULL)
+		return 2;
+	rte_free(big);
+	rte_malloc_get_socket_stats(MAIN_SOCKET, &s1);
+	printf("heap total %zu -> %zu after free\n", s0.heap_totalsz_bytes,
+			s1.heap_totalsz_bytes);
+	if (s1.heap_totalsz_bytes != s0.heap_totalsz_bytes ||
+			rte_mem_virt2memseg(big, NULL) != NULL)
+		return 3; /* the pages should have been returned */
+	rte_free(big);
+	rte_malloc_get_socket_stats(MAIN_SOCKET, &s2);
+	if (memcmp(&s1, &s2, sizeof(s1)) != 0)
+		return 4;
+	if (malloc_heap_check_all(true, err, sizeof(err)) != 0) {
+		printf("heap check: %s\n", err);
+		return 5;
+	}
+	return 0;
+}
+REGISTER_CHILD_ACTION(malloc_free_unmapped, malloc_child_free_unmapped)
+
+static int
+test_free_unmapped(void)
+{
+	char dir[PATH_MAX], dir_arg[PATH_MAX + 16];
+	const char *args[] = { dir_arg, "--file-prefix=malloc_unmapped", NULL };
+	struct test_child_result res;
+	int ret;
+
+	if (test_scratch_dir("malloc_unmapped", dir, sizeof(dir)) < 0)
+		return test_skip_hugepages("no hugetlbfs scratch directory");
+	snprintf(dir_arg, sizeof(dir_arg), "--huge-dir=%s", dir);
+	ret = test_child_run("malloc_free_unmapped", args, &res);
+	if (test_scratch_dir_remove(dir) < 0)
+		return TEST_FAILED;
+	TEST_ASSERT_SUCCESS(ret, "child did not run");
+	TEST_ASSERT(res.exit_code == 0 && res.signal == 0,
+			"child: step %d, signal %d: %s", res.exit_code,
+			res.signal, res.output);
+	return TEST_SUCCESS;
+}
+
+/* ---- statistics ---- */
+
+#define STATS_ALLOCS 48
+
+/*
+ * Sizes add up after every step, each allocation adds its element to the
+ * allocated bytes and each free takes exactly that back, the heap grows
+ * only when nothing fits and by whole pages, and in the end it is what it
+ * was.
+ */
+static int
+test_stats_exact(void)
+{
+	struct rte_malloc_socket_stats s0, prev, cur;
+	size_t elem[STATS_ALLOCS], size, need, pg, grew;
+	char *p[STATS_ALLOCS];
+	const struct rte_memzone *mz;
+	unsigned int i, j, k, order[STATS_ALLOCS];
+
+	seed_random("stats");
+	CHECK(stats_get(MAIN_SOCKET, &s0));
+	cur = s0;
+	for (i = 0; i < STATS_ALLOCS; i++) {
+		prev = cur;
+		size = rte_rand_max(8) == 0 ?
+				RTE_MB + rte_rand_max(3 * RTE_MB) :
+				rand_size(RTE_MB);
+		p[i] = rte_malloc_socket(NULL, size, 0, MAIN_SOCKET);
+		TEST_ASSERT_NOT_NULL(p[i], "malloc(%zu)", size);
+		CHECK(stats_get(MAIN_SOCKET, &cur));
+		TEST_ASSERT_EQUAL(cur.alloc_count, prev.alloc_count + 1,
+				"alloc_count");
+		elem[i] = cur.heap_allocsz_bytes - prev.heap_allocsz_bytes;
+		need = RTE_CACHE_LINE_ROUNDUP(size) + MALLOC_ELEM_OVERHEAD;
+		TEST_ASSERT(elem[i] >= need, "malloc(%zu) counted %zu < %zu",
+				size, elem[i], need);
+		grew = cur.heap_totalsz_bytes - prev.heap_totalsz_bytes;
+		pg = rte_mem_virt2memseg_list(p[i])->page_sz;
+		TEST_ASSERT_EQUAL(grew % pg, 0, "heap grew by %zu", grew);
+		TEST_ASSERT(grew == 0 || prev.greatest_free_size < need,
+				"grew by %zu with a free block of %zu for %zu",
+				grew, prev.greatest_free_size, need);
+		memset(p[i], 0x77, size);
+	}
+	/* realloc: one element swapped for another, the count unchanged */
+	prev = cur;
+	p[0] = rte_realloc(p[0], 2 * RTE_MB + 1, 0);
+	TEST_ASSERT_NOT_NULL(p[0], "realloc");
+	CHECK(stats_get(MAIN_SOCKET, &cur));
+	TEST_ASSERT_EQUAL(cur.alloc_count, prev.alloc_count, "realloc count");
+	elem[0] += cur.heap_allocsz_bytes - prev.heap_allocsz_bytes;
+	/* a memzone counts as an allocation */
+	prev = cur;
+	mz = rte_memzone_reserve("malloc_stats_mz", 4096, MAIN_SOCKET, 0);
+	TEST_ASSERT_NOT_NULL(mz, "memzone: %s", rte_strerror(rte_errno));
+	CHECK(stats_get(MAIN_SOCKET, &cur));
+	TEST_ASSERT_EQUAL(cur.alloc_count, prev.alloc_count + 1, "memzone");
+	TEST_ASSERT_SUCCESS(rte_memzone_free(mz), "memzone free");
+	CHECK(stats_get(MAIN_SOCKET, &cur));
+	CHECK(stats_same_shape(&prev, &cur, "memzone reserve and free"));
+
+	for (i = 0; i < STATS_ALLOCS; i++)
+		order[i] = i;
+	for (i = STATS_ALLOCS - 1; i > 0; i--) {
+		j = (unsigned int)rte_rand_max(i + 1);
+		k = order[i];
+		order[i] = order[j];
+		order[j] = k;
+	}
+	for (i = 0; i < STATS_ALLOCS; i++) {
+		prev = cur;
+		rte_free(p[order[i]]);
+		CHECK(stats_get(MAIN_SOCKET, &cur));
+		TEST_ASSERT_EQUAL(cur.alloc_count + 1, prev.alloc_count,
+				"alloc_count after free");
+		TEST_ASSERT_EQUAL(prev.heap_allocsz_bytes -
+						cur.heap_allocsz_bytes,
+				elem[order[i]], "free took back %zu, not %zu",
+				prev.heap_allocsz_bytes -
+						cur.heap_allocsz_bytes,
+				elem[order[i]]);
+		TEST_ASSERT_EQUAL((prev.heap_totalsz_bytes -
+						  cur.heap_totalsz_bytes) %
+						RTE_PGSIZE_2M,
+				0, "heap shrank by part of a page");
+	}
+	CHECK(stats_same_shape(&s0, &cur, "after freeing all"));
+	return heap_ok();
+}
+
+/* ---- clear once ---- */
+
+static int
+count_dirty(const struct rte_memseg_list *msl, const struct rte_memseg *ms,
+		void *arg)
+{
+	if (!msl->external && (ms->flags & RTE_MEMSEG_FLAG_DIRTY))
+		(*(int *)arg)++;
+	return 0;
+}
+
+/*
+ * The main heap sits on fresh hugepages: zmalloc clears nothing, free
+ * clears what it frees (once), and the memory then reads as zero.
+ */
+static int
+test_clear_once_clean(void)
+{
+	struct rte_malloc_socket_stats s0, s1, before, after;
+	const size_t n = 10000;
+	char *pin1, *pin2, *pin3, *z, *c, *p, *z2;
+	size_t elem, off;
+	uint64_t d;
+	int dirty = 0;
+
+	rte_memseg_walk(count_dirty, &dirty);
+	if (dirty != 0) {
+		printf("%d dirty pages in the main heap (reused files)\n",
+				dirty);
+		return test_skip_hugepages(
+				"the clean-heap rules need a fresh heap");
+	}
+	pin1 = rte_malloc(NULL, 64, 0);
+	TEST_ASSERT_NOT_NULL(pin1, "pin");
+	CHECK(stats_get(MAIN_SOCKET, &s0));
+	z = rte_zmalloc(NULL, n, 0);
+	c = rte_calloc(NULL, n / 8, 8, 0);
+	TEST_ASSERT(z != NULL && c != NULL, "zmalloc, calloc");
+	TEST_ASSERT_EQUAL(first_not(z, n, 0), n, "zmalloc not zero");
+	TEST_ASSERT_EQUAL(first_not(c, n, 0), n, "calloc not zero");
+	CHECK(stats_get(MAIN_SOCKET, &s1));
+	TEST_ASSERT_EQUAL(s1.heap_cleared_on_zmalloc_bytes,
+			s0.heap_cleared_on_zmalloc_bytes,
+			"zmalloc from a clean heap cleared %" PRIu64 " bytes",
+			s1.heap_cleared_on_zmalloc_bytes -
+					s0.heap_cleared_on_zmalloc_bytes);
+	TEST_ASSERT_EQUAL(s1.heap_cleared_on_free_bytes,
+			s0.heap_cleared_on_free_bytes, "nothing freed yet");
+
+	/* p between two live blocks: its pages cannot go back */
+	pin2 = rte_malloc(NULL, 64, 0);
+	CHECK(stats_get(MAIN_SOCKET, &s1));
+	p = rte_malloc(NULL, n, 0);
+	CHECK(stats_get(MAIN_SOCKET, &before));
+	elem = before.heap_allocsz_bytes - s1.heap_allocsz_bytes;
+	pin3 = rte_malloc(NULL, 64, 0);
+	TEST_ASSERT(pin2 != NULL && p != NULL && pin3 != NULL, "malloc");
+	CHECK(stats_get(MAIN_SOCKET, &before));
+	memset(p, 0xa5, n);
+	rte_free(p);
+	CHECK(stats_get(MAIN_SOCKET, &after));
+	TEST_ASSERT_EQUAL(after.heap_totalsz_bytes, before.heap_totalsz_bytes,
+			"free of %zu bytes between live blocks gave pages back",
+			n);
+	d = after.heap_cleared_on_free_bytes -
+			before.heap_cleared_on_free_bytes;
+	printf("free of a %zu-byte element (%zu asked) cleared %" PRIu64
+	       " bytes\n",
+			elem, n, d);
+	CHECK(check_clean_free(d, elem, n));
+	TEST_ASSERT_EQUAL(after.heap_cleared_on_zmalloc_bytes,
+			before.heap_cleared_on_zmalloc_bytes, "free zmalloc'd");
+	CHECK(heap_ok());
+
+	z2 = rte_zmalloc(NULL, n, 0);
+	TEST_ASSERT_NOT_NULL(z2, "zmalloc");
+	off = first_not(z2, n, 0);
+	TEST_ASSERT_EQUAL(off, n, "zmalloc after free: byte %zu (%s)", off,
+			z2 == p ? "same block" : "other block");
+	CHECK(stats_get(MAIN_SOCKET, &s1));
+	CHECK(check_clean_reuse(s1.heap_cleared_on_zmalloc_bytes -
+					s0.heap_cleared_on_zmalloc_bytes,
+			z2 == p, n));
+	rte_free(z2);
+	rte_free(c);
+	rte_free(z);
+	rte_free(pin3);
+	rte_free(pin2);
+	rte_free(pin1);
+	CHECK(stats_get(MAIN_SOCKET, &s0));
+	TEST_ASSERT_EQUAL(s0.heap_cleared_on_zmalloc_bytes,
+			s1.heap_cleared_on_zmalloc_bytes,
+			"free counted as zmalloc");
+	return heap_ok();
+}
+
+/* An external heap over anonymous memory the test maps and fills. */
+struct ext_heap {
+	const char *name;
+	void *va;
+	size_t len;
+	int socket;
+};
+
+static int
+ext_heap_setup(struct ext_heap *h, const char *name, size_t len,
+		rte_iova_t *iova)
+{
+	h->name = name;
+	h->len = len;
+	h->va = mmap(NULL, len, PROT_READ | PROT_WRITE,
+			MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	TEST_ASSERT(h->va != MAP_FAILED, "mmap %zu", len);
+	memset(h->va, 0xa5, len);
+	TEST_ASSERT_SUCCESS(rte_malloc_heap_create(name), "create %s: %s", name,
+			rte_strerror(rte_errno));
+	TEST_ASSERT_SUCCESS(rte_malloc_heap_memory_add(name, h->va, len, iova,
+					    len / EXT_PAGE, EXT_PAGE),
+			"memory_add: %s", rte_strerror(rte_errno));
+	h->socket = rte_malloc_heap_get_socket(name);
+	TEST_ASSERT(h->socket >= 256, "socket id %d", h->socket);
+	return TEST_SUCCESS;
+}
+
+static int
+ext_heap_teardown(struct ext_heap *h)
+{
+	TEST_ASSERT_SUCCESS(
+			rte_malloc_heap_memory_remove(h->name, h->va, h->len),
+			"memory_remove: %s", rte_strerror(rte_errno));
+	TEST_ASSERT_SUCCESS(rte_malloc_heap_destroy(h->name), "destroy: %s",
+			rte_strerror(rte_errno));
+	munmap(h->va, h->len);
+	return TEST_SUCCESS;
+}
+
+static bool
+ext_heap_has(const struct ext_heap *h, const void *p, size_t n)
+{
+	return (uintptr_t)p >= (uintptr_t)h->va &&
+			(uintptr_t)p + n <= (uintptr_t)h->va + h->len;
+}
+
+/*
+ * zmalloc of @p num * @p size bytes from the dirty heap @p h clears
+ * exactly that many; freed back into the dirty rest, nothing is cleared.
+ */
+static int
+dirty_zmalloc_free(const struct ext_heap *h, size_t num, size_t size,
+		unsigned int align)
+{
+	struct rte_malloc_socket_stats s0, s1, s2;
+	const size_t n = num * size;
+	char *z;
+
+	CHECK(stats_get(h->socket, &s0));
+	if (num == 1)
+		z = rte_zmalloc_socket(NULL, n, align, h->socket);
+	else
+		z = rte_calloc_socket(NULL, num, size, align, h->socket);
+	TEST_ASSERT_NOT_NULL(z, "zeroed alloc of %zu", n);
+	CHECK(stats_get(h->socket, &s1));
+	TEST_ASSERT(ext_heap_has(h, z, n), "%p outside the heap", z);
+	TEST_ASSERT_EQUAL((uintptr_t)z & (RTE_MAX(align, 1u) - 1), 0, "align");
+	TEST_ASSERT_EQUAL(first_not(z, n, 0), n, "not zero");
+	TEST_ASSERT_EQUAL(s1.heap_cleared_on_zmalloc_bytes -
+					s0.heap_cleared_on_zmalloc_bytes,
+			n, "zmalloc(%zu) of dirty memory cleared %" PRIu64, n,
+			s1.heap_cleared_on_zmalloc_bytes -
+					s0.heap_cleared_on_zmalloc_bytes);
+	TEST_ASSERT_EQUAL(s1.heap_cleared_on_free_bytes,
+			s0.heap_cleared_on_free_bytes, "cleared on free");
+	memset(z, 0x3c, n);
+	rte_free(z);
+	CHECK(stats_get(h->socket, &s2));
+	TEST_ASSERT_EQUAL(s2.heap_cleared_on_free_bytes,
+			s1.heap_cleared_on_free_bytes,
+			"free into dirty memory cleared %" PRIu64 " bytes",
+			s2.heap_cleared_on_free_bytes -
+					s1.heap_cleared_on_free_bytes);
+	TEST_ASSERT_EQUAL(s2.heap_cleared_on_zmalloc_bytes,
+			s1.heap_cleared_on_zmalloc_bytes, "cleared on zmalloc");
+	CHECK(stats_same_shape(&s0, &s2, "zmalloc and free"));
+	return TEST_SUCCESS;
+}
+
+/*
+ * In a dirty heap, a block freed between two busy ones joins nothing; it
+ * came from dirty memory, so it stays dirty and nothing is cleared. A
+ * zmalloc served from it, or from the dirty rest, clears its size.
+ */
+static int
+dirty_isolated_free(const struct ext_heap *h)
+{
+	struct rte_malloc_socket_stats s[4];
+	const size_t n = 1000;
+	char *p[3], *lo, *mid, *hi, *z;
+	size_t e[3], e_mid;
+	uint64_t d;
+	int i;
+
+	CHECK(stats_get(h->socket, &s[0]));
+	for (i = 0; i < 3; i++) {
+		p[i] = rte_malloc_socket(NULL, n, 0, h->socket);
+		TEST_ASSERT_NOT_NULL(p[i], "malloc");
+		CHECK(stats_get(h->socket, &s[i + 1]));
+		e[i] = s[i + 1].heap_allocsz_bytes - s[i].heap_allocsz_bytes;
+	}
+	/* p[1] must lie between the other two, touching both */
+	lo = p[0] < p[2] ? p[0] : p[2];
+	hi = p[0] < p[2] ? p[2] : p[0];
+	mid = p[1];
+	e_mid = e[1];
+	TEST_ASSERT(lo < mid && mid < hi && (size_t)(hi - mid) == e_mid &&
+					(size_t)(mid - lo) ==
+							e[lo == p[0] ? 0 : 2],
+			"three allocations in a row are not neighbours: %p %p %p",
+			p[0], p[1], p[2]);
+	memset(mid, 0x77, n);
+	CHECK(stats_get(h->socket, &s[0]));
+	rte_free(mid);
+	CHECK(stats_get(h->socket, &s[1]));
+	d = s[1].heap_cleared_on_free_bytes - s[0].heap_cleared_on_free_bytes;
+	printf("dirty heap: isolated free of a %zu-byte element cleared %" PRIu64
+	       " bytes\n",
+			e_mid, d);
+	TEST_ASSERT_EQUAL(d, 0,
+			"free of memory carved from dirty memory "
+			"cleared %" PRIu64 " bytes",
+			d);
+	CHECK(heap_ok());
+	z = rte_zmalloc_socket(NULL, n, 0, h->socket);
+	TEST_ASSERT_NOT_NULL(z, "zmalloc");
+	TEST_ASSERT_EQUAL(first_not(z, n, 0), n, "zmalloc not zero");
+	CHECK(stats_get(h->socket, &s[2]));
+	d = s[2].heap_cleared_on_zmalloc_bytes -
+			s[1].heap_cleared_on_zmalloc_bytes;
+	printf("zmalloc(%zu) %s the freed block: cleared %" PRIu64 "\n", n,
+			z == mid ? "reused" : "did not reuse", d);
+	TEST_ASSERT_EQUAL(d, n,
+			"zmalloc(%zu) from dirty memory cleared %" PRIu64, n,
+			d);
+	rte_free(z);
+	rte_free(p[0]);
+	rte_free(p[2]);
+	return TEST_SUCCESS;
+}
+
+#define DIRTY_LEN (4 * RTE_MB)
+
+static int
+test_clear_once_dirty(void)
+{
+	struct rte_malloc_socket_stats s0, s1;
+	struct ext_heap h;
+	char *m;
+
+	CHECK(ext_heap_setup(&h, "malloc_dirty", DIRTY_LEN, NULL));
+	CHECK(stats_get(h.socket, &s0));
+	TEST_ASSERT_EQUAL(s0.heap_totalsz_bytes, DIRTY_LEN, "total");
+	TEST_ASSERT(s0.alloc_count == 0 && s0.free_count == 1,
+			"%u allocated, %u free elements", s0.alloc_count,
+			s0.free_count);
+	TEST_ASSERT(s0.heap_cleared_on_free_bytes == 0 &&
+					s0.heap_cleared_on_zmalloc_bytes == 0,
+			"a new heap has cleared bytes");
+	CHECK(dirty_zmalloc_free(&h, 1, 10001, 0));
+	CHECK(dirty_zmalloc_free(&h, 7, 999, 64));
+	CHECK(dirty_zmalloc_free(&h, 1, 5000, 4096));
+	CHECK(dirty_zmalloc_free(&h, 1, 3 * RTE_MB, 0));
+	/* plain malloc clears nothing: memory_add did not clear either */
+	CHECK(stats_get(h.socket, &s0));
+	m = rte_malloc_socket(NULL, DIRTY_LEN / 2, 0, h.socket);
+	TEST_ASSERT_NOT_NULL(m, "malloc half the heap");
+	TEST_ASSERT(first_not(m, DIRTY_LEN / 2, 0) < DIRTY_LEN / 2,
+			"2 MiB of dirty memory reads as zero");
+	TEST_ASSERT_EQUAL(rte_malloc_virt2iova(m), RTE_BAD_IOVA,
+			"memory added without IOVAs");
+	rte_free(m);
+	CHECK(stats_get(h.socket, &s1));
+	TEST_ASSERT(s1.heap_cleared_on_free_bytes == s0.heap_cleared_on_free_bytes &&
+					s1.heap_cleared_on_zmalloc_bytes ==
+							s0.heap_cleared_on_zmalloc_bytes,
+			"malloc and free of dirty memory cleared some");
+	CHECK(dirty_isolated_free(&h));
+	CHECK(stats_get(h.socket, &s0));
+	TEST_ASSERT_EQUAL(s0.alloc_count, 0, "alloc_count after free");
+	TEST_ASSERT_EQUAL(s0.heap_freesz_bytes, DIRTY_LEN, "free bytes");
+	CHECK(heap_ok());
+	return ext_heap_teardown(&h);
+}
+
+/* ---- external heaps ---- */
+
+static int
+expect_errno(int ret, int err, const char *what)
+{
+	TEST_ASSERT_EQUAL(ret, -1, "%s returned %d", what, ret);
+	TEST_ASSERT_EQUAL(rte_errno, err, "%s: rte_errno %d (%s), not %d", what,
+			rte_errno, rte_strerror(rte_errno), err);
+	return TEST_SUCCESS;
+}
+
+static int
+test_ext_heap_create_errors(void)
+{
+	char name[RTE_HEAP_NAME_MAX_LEN + 1];
+
+	CHECK(expect_errno(rte_malloc_heap_create(NULL), EINVAL, "NULL"));
+	CHECK(expect_errno(rte_malloc_heap_create(""), EINVAL, "empty"));
+	memset(name, 'n', RTE_HEAP_NAME_MAX_LEN);
+	name[RTE_HEAP_NAME_MAX_LEN] = '\0';
+	CHECK(expect_errno(rte_malloc_heap_create(name), EINVAL, "32 chars"));
+	name[RTE_HEAP_NAME_MAX_LEN - 1] = '\0';
+	TEST_ASSERT_SUCCESS(rte_malloc_heap_create(name), "31 chars: %s",
+			rte_strerror(rte_errno));
+	CHECK(expect_errno(rte_malloc_heap_create(name), EEXIST, "twice"));
+	TEST_ASSERT_SUCCESS(rte_malloc_heap_destroy(name), "destroy: %s",
+			rte_strerror(rte_errno));
+	CHECK(expect_errno(rte_malloc_heap_destroy(name), ENOENT, "again"));
+	CHECK(expect_errno(rte_malloc_heap_destroy(NULL), EINVAL, "NULL"));
+	CHECK(expect_errno(
+			rte_malloc_heap_destroy("malloc_nosuch"), ENOENT, "?"));
+	CHECK(expect_errno(rte_malloc_heap_get_socket(NULL), EINVAL, "NULL"));
+	CHECK(expect_errno(rte_malloc_heap_get_socket("malloc_nosuch"), ENOENT,
+			"get_socket of an unknown heap"));
+	TEST_ASSERT_EQUAL(rte_malloc_heap_socket_is_external(MAIN_SOCKET), 0,
+			"socket 0");
+	CHECK(expect_errno(rte_malloc_heap_socket_is_external(12345), EINVAL,
+			"bogus socket"));
+	return TEST_SUCCESS;
+}
+
+#define EXT_LEN (2 * RTE_MB)
+
+static int
+test_ext_heap_memory_errors(void)
+{
+	const size_t npg = EXT_LEN / EXT_PAGE;
+	struct rte_malloc_socket_stats st;
+	static rte_iova_t iova[EXT_LEN / EXT_PAGE];
+	const char *nm = "malloc_ext";
+	char *va, *p;
+	int sock;
+
+	va = mmap(NULL, EXT_LEN, PROT_READ | PROT_WRITE,
+			MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	TEST_ASSERT(va != MAP_FAILED, "mmap");
+	TEST_ASSERT_SUCCESS(rte_malloc_heap_create(nm), "create");
+	CHECK(expect_errno(rte_malloc_heap_memory_add("malloc_nosuch", va,
+					   EXT_LEN, NULL, npg, EXT_PAGE),
+			ENOENT, "unknown heap"));
+	CHECK(expect_errno(rte_malloc_heap_memory_add(nm, va + 64, EXT_LEN,
+					   NULL, npg, EXT_PAGE),
+			EINVAL, "misaligned va"));
+	CHECK(expect_errno(rte_malloc_heap_memory_add(nm, va, EXT_LEN - 64,
+					   NULL, npg, EXT_PAGE),
+			EINVAL, "misaligned len"));
+	CHECK(expect_errno(rte_malloc_heap_memory_add(nm, va, EXT_LEN, iova,
+					   npg - 1, EXT_PAGE),
+			EINVAL, "n_pages mismatch"));
+	CHECK(expect_errno(rte_malloc_heap_memory_add(nm, va, EXT_LEN, NULL,
+					   npg / 3, 3 * EXT_PAGE),
+			EINVAL, "page size not a power of two"));
+	CHECK(expect_errno(rte_malloc_heap_memory_add(nm, NULL, EXT_LEN, NULL,
+					   npg, EXT_PAGE),
+			EINVAL, "NULL va"));
+	TEST_ASSERT_SUCCESS(rte_malloc_heap_memory_add(nm, va, EXT_LEN, NULL,
+					    npg, EXT_PAGE),
+			"memory_add: %s", rte_strerror(rte_errno));
+	CHECK(expect_errno(rte_malloc_heap_memory_add(nm, va, EXT_LEN, NULL,
+					   npg, EXT_PAGE),
+			EEXIST, "added twice"));
+	CHECK(expect_errno(rte_malloc_heap_destroy(nm), EBUSY, "with memory"));
+	sock = rte_malloc_heap_get_socket(nm);
+	TEST_ASSERT_EQUAL(rte_malloc_heap_socket_is_external(sock), 1, "ext");
+	p = rte_malloc_socket(NULL, 1000, 0, sock);
+	TEST_ASSERT_NOT_NULL(p, "malloc from the heap");
+	TEST_ASSERT(p >= va && p + 1000 <= va + EXT_LEN, "%p outside", p);
+	TEST_ASSERT_NULL(rte_malloc_socket(NULL, EXT_LEN, 0, sock),
+			"more than the heap has");
+	CHECK(expect_errno(rte_malloc_heap_memory_remove(nm, va, EXT_LEN),
+			EBUSY, "remove while allocated"));
+	rte_free(p);
+	CHECK(expect_errno(rte_malloc_heap_memory_remove(
+					   nm, va + EXT_PAGE, EXT_PAGE),
+			ENOENT, "remove part of the memory"));
+	TEST_ASSERT_SUCCESS(rte_malloc_heap_memory_remove(nm, va, EXT_LEN),
+			"remove: %s", rte_strerror(rte_errno));
+	CHECK(expect_errno(rte_malloc_heap_memory_remove(nm, va, EXT_LEN),
+			ENOENT, "removed twice"));
+	TEST_ASSERT_SUCCESS(rte_malloc_heap_destroy(nm), "destroy: %s",
+			rte_strerror(rte_errno));
+	CHECK(expect_errno(rte_malloc_heap_socket_is_external(sock), EINVAL,
+			"socket of a destroyed heap"));
+	TEST_ASSERT_EQUAL(rte_malloc_get_socket_stats(sock, &st), -1, "stats");
+	TEST_ASSERT_NULL(rte_malloc_socket(NULL, 64, 0, sock), "malloc");
+	/* the name is free again */
+	TEST_ASSERT_SUCCESS(rte_malloc_heap_create(nm), "create again: %s",
+			rte_strerror(rte_errno));
+	TEST_ASSERT_SUCCESS(rte_malloc_heap_destroy(nm), "destroy");
+	munmap(va, EXT_LEN);
+	return heap_ok();
+}
+
+#define EXT_ALLOCS 64
+
+/* Allocations lie inside the memory; IOVAs follow the page array. */
+static int
+test_ext_heap_alloc_iova(void)
+{
+	static rte_iova_t iova[EXT_LEN / EXT_PAGE];
+	struct range r[EXT_ALLOCS];
+	char *p[EXT_ALLOCS];
+	struct ext_heap h;
+	size_t i, size, off, pg, k;
+	rte_iova_t got, want;
+
+	/* not contiguous, descending: page i at 0x40000000 + (N - i) * 64K */
+	for (i = 0; i < RTE_DIM(iova); i++)
+		iova[i] = 0x40000000 + (RTE_DIM(iova) - i) * 0x10000;
+	CHECK(ext_heap_setup(&h, "malloc_iova", EXT_LEN, iova));
+	seed_random("ext heap");
+	for (i = 0; i < EXT_ALLOCS; i++) {
+		size = rand_size(16 * 1024);
+		p[i] = alloc_kind(i % 3, size, 0, h.socket);
+		TEST_ASSERT_NOT_NULL(p[i], "alloc %zu of %zu", i, size);
+		TEST_ASSERT(ext_heap_has(&h, p[i], size), "%p outside", p[i]);
+		memset(p[i], (int)i, size);
+		r[i].start = (uintptr_t)p[i];
+		r[i].end = r[i].start + size;
+		for (k = 0; k < size; k += 1 + size / 4) {
+			off = (size_t)(p[i] + k - (char *)h.va);
+			pg = off / EXT_PAGE;
+			want = iova[pg] + off % EXT_PAGE;
+			got = rte_malloc_virt2iova(p[i] + k);
+			TEST_ASSERT_EQUAL(got, want,
+					"virt2iova(%p) = %#" PRIx64
+					", want %#" PRIx64,
+					p[i] + k, got, want);
+		}
+	}
+	CHECK(ranges_disjoint(r, EXT_ALLOCS));
+	CHECK(heap_ok());
+	for (i = 0; i < EXT_ALLOCS; i++)
+		rte_free(p[i]);
+	return ext_heap_teardown(&h);
+}
+
+/* ---- sockets and IOVAs ---- */
+
+static int
+test_malloc_sockets(void)
+{
+	const struct rte_memseg *ms;
+	char *p, *a, *q;
+
+	p = rte_malloc_socket(NULL, 100, 0, MAIN_SOCKET);
+	TEST_ASSERT_NOT_NULL(p, "socket 0");
+	ms = rte_mem_virt2memseg(p, NULL);
+	TEST_ASSERT(ms != NULL && ms->socket_id == MAIN_SOCKET, "page socket");
+	a = rte_malloc_socket(NULL, 100, 0, SOCKET_ID_ANY);
+	TEST_ASSERT_NOT_NULL(a, "SOCKET_ID_ANY");
+	ms = rte_mem_virt2memseg(a, NULL);
+	TEST_ASSERT(ms != NULL && ms->socket_id == (int)rte_socket_id(),
+			"SOCKET_ID_ANY not on the caller's node");
+	TEST_ASSERT_NULL(rte_malloc_socket(NULL, 100, 0, EMPTY_SOCKET),
+			"socket with no memory");
+	TEST_ASSERT_NULL(rte_zmalloc_socket(NULL, 100, 0, EMPTY_SOCKET), "z");
+	TEST_ASSERT_NULL(rte_calloc_socket(NULL, 1, 100, 0, EMPTY_SOCKET), "c");
+	TEST_ASSERT_NULL(rte_malloc_socket(NULL, 100, 0, RTE_MAX_NUMA_NODES),
+			"socket past the last node");
+	TEST_ASSERT_NULL(rte_malloc_socket(NULL, 100, 0, -7), "socket -7");
+	fill_seq(p, 100, 5);
+	TEST_ASSERT_NULL(rte_realloc_socket(p, 50, 0, EMPTY_SOCKET),
+			"realloc to a socket with no memory");
+	TEST_ASSERT_EQUAL(check_seq(p, 100, 5), 100, "content lost");
+	q = rte_realloc_socket(p, 5000, 0, MAIN_SOCKET);
+	TEST_ASSERT_NOT_NULL(q, "realloc on socket 0");
+	TEST_ASSERT_EQUAL(check_seq(q, 100, 5), 100, "content lost");
+	TEST_ASSERT_EQUAL(rte_mem_virt2memseg(q, NULL)->socket_id, MAIN_SOCKET,
+			"socket");
+	rte_free(q);
+	rte_free(a);
+	return heap_ok();
+}
+
+static int
+test_malloc_iova(void)
+{
+	rte_iova_t iova;
+	int local;
+	char *p, *g;
+
+	p = rte_malloc(NULL, 3 * RTE_MB, 0);
+	g = malloc(64);
+	TEST_ASSERT(p != NULL && g != NULL, "malloc");
+	iova = rte_malloc_virt2iova(p);
+	TEST_ASSERT_NOT_EQUAL(iova, RTE_BAD_IOVA, "heap memory has no IOVA");
+	TEST_ASSERT_EQUAL(iova, rte_mem_virt2iova(p), "virt2iova disagree");
+	TEST_ASSERT_EQUAL(rte_malloc_virt2iova(p + 2 * RTE_MB + 77),
+			rte_mem_virt2iova(p + 2 * RTE_MB + 77), "second page");
+	TEST_ASSERT_EQUAL(rte_malloc_virt2iova(&local), RTE_BAD_IOVA, "stack");
+	TEST_ASSERT_EQUAL(rte_malloc_virt2iova(g), RTE_BAD_IOVA, "glibc");
+	free(g);
+	rte_free(p);
+	return TEST_SUCCESS;
+}
+
+/* ---- dumps ---- */
+
+/* Run @p fn into a string; the caller frees it. */
+static char *
+dump_to_string(void (*fn)(FILE *f))
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (f == NULL)
+		return NULL;
+	fn(f);
+	fclose(f);
+	return buf;
+}
+
+static void
+dump_stats(FILE *f)
+{
+	rte_malloc_dump_stats(f, NULL);
+}
+
+/*
+ * The stats dump names every heap with its socket and its figures; the
+ * heap dump lists each heap's elements, the live allocation among them.
+ */
+static int
+test_malloc_dump(void)
+{
+	struct rte_malloc_socket_stats s0;
+	char *stats, *heaps, want[160];
+	struct ext_heap h;
+	char *p;
+	int ret = TEST_SUCCESS;
+
+	p = rte_malloc(NULL, 1000, 0);
+	TEST_ASSERT_NOT_NULL(p, "malloc");
+	CHECK(ext_heap_setup(&h, "malloc_dump", EXT_LEN, NULL));
+	CHECK(stats_get(MAIN_SOCKET, &s0));
+	stats = dump_to_string(dump_stats);
+	heaps = dump_to_string(rte_malloc_dump_heaps);
+	TEST_ASSERT(stats != NULL && heaps != NULL, "open_memstream");
+	printf("%s", stats);
+	if (strstr(stats, ": socket_0, socket 0\n") == NULL)
+		ret = TEST_FAILED;
+	snprintf(want, sizeof(want), "\ttotal %zu, free %zu, allocated %zu",
+			s0.heap_totalsz_bytes, s0.heap_freesz_bytes,
+			s0.heap_allocsz_bytes);
+	if (strstr(stats, want) == NULL)
+		ret = TEST_FAILED;
+	snprintf(want, sizeof(want), ": malloc_dump, socket %d\n\ttotal %zu",
+			h.socket, (size_t)EXT_LEN);
+	if (strstr(stats, want) == NULL)
+		ret = TEST_FAILED;
+	snprintf(want, sizeof(want), "Heap malloc_dump (socket %d): %zu bytes",
+			h.socket, (size_t)EXT_LEN);
+	if (strstr(heaps, want) == NULL ||
+			strstr(heaps, "Heap socket_0") == NULL)
+		ret = TEST_FAILED;
+	snprintf(want, sizeof(want), "elem %p: BUSY",
+			(void *)(p - MALLOC_ELEM_HEADER_LEN));
+	if (strstr(heaps, want) == NULL)
+		ret = TEST_FAILED;
+	if (ret != TEST_SUCCESS)
+		printf("last expected \"%s\"; heap dump:\n%s", want, heaps);
+	free(stats);
+	free(heaps);
+	rte_free(p);
+	TEST_ASSERT_SUCCESS(ret, "dump lacks a heap or an element");
+	return ext_heap_teardown(&h);
+}
+
+/* ---- multi-thread stress ---- */
+
+#define STRESS_ROUNDS 20000
+#define STRESS_LIVE 256
+#define STRESS_MAX (256 * 1024)
+#define STRESS_BIG_MAX (4 * RTE_MB)
+
+struct stress_obj {
+	char *p;
+	size_t size;
+	uint8_t tag; /* every byte of p[0, size) */
+};
+
+/* One lcore's share, written only by that lcore. */
+struct stress_lcore {
+	struct stress_obj obj[STRESS_LIVE];
+	unsigned int live;
+	unsigned int tags; /* tags handed out */
+	unsigned long ops[5]; /* malloc, zmalloc, calloc, realloc, free */
+	bool done; /* ran every round and freed everything */
+	char err[200]; /* the first failure */
+} __rte_cache_aligned;
+
+static int
+stress_fail(struct stress_lcore *st, unsigned int round, const char *what,
+		const void *p, size_t size)
+{
+	if (st->err[0] != '\0')
+		return -1; /* keep the first failure */
+	snprintf(st->err, sizeof(st->err),
+			"lcore %u round %u: %s (%p, %zu bytes)", rte_lcore_id(),
+			round, what, p, size);
+	return -1;
+}
+
+static size_t
+stress_size(void)
+{
+	if (rte_rand_max(128) == 0)
+		return 1 + rte_rand_max(STRESS_BIG_MAX);
+	return rand_size(STRESS_MAX);
+}
+
+static unsigned int
+stress_align(void)
+{
+	return rte_rand_max(2) ? 0 : 1u << rte_rand_max(13);
+}
+
+static uint8_t
+stress_tag(struct stress_lcore *st)
+{
+	return (uint8_t)(1 + (rte_lcore_id() * 97 + st->tags++) % 255);
+}
+
+/* Check a fresh block and give it its tag. */
+static int
+stress_take(struct stress_lcore *st, unsigned int round, struct stress_obj *o,
+		size_t size, unsigned int align)
+{
+	size_t usable;
+
+	if (o->p == NULL)
+		return stress_fail(st, round, "allocation failed", NULL, size);
+	if (align != 0 && ((uintptr_t)o->p & (align - 1)) != 0)
+		return stress_fail(st, round, "misaligned", o->p, align);
+	if (rte_malloc_validate(o->p, &usable) != 0 || usable < size)
+		return stress_fail(st, round, "validate", o->p, size);
+	o->size = size;
+	o->tag = stress_tag(st);
+	memset(o->p, o->tag, size);
+	return 0;
+}
+
+static int
+stress_alloc(struct stress_lcore *st, unsigned int round)
+{
+	struct stress_obj *o = &st->obj[st->live];
+	unsigned int kind = (unsigned int)rte_rand_max(3);
+	unsigned int align = stress_align();
+	size_t size = stress_size();
+
+	o->p = alloc_kind(kind, size, align, SOCKET_ID_ANY);
+	if (o->p != NULL && kind != 0 && first_not(o->p, size, 0) != size)
+		return stress_fail(
+				st, round, "zeroed memory is not", o->p, size);
+	if (stress_take(st, round, o, size, align) != 0)
+		return -1;
+	st->ops[kind]++;
+	st->live++;
+	return 0;
+}
+
+static int
+stress_realloc(struct stress_lcore *st, unsigned int round, unsigned int i)
+{
+	struct stress_obj *o = &st->obj[i];
+	unsigned int align = stress_align();
+	size_t size = stress_size(), keep = RTE_MIN(size, o->size);
+	char *old = o->p;
+
+	if (first_not(o->p, o->size, o->tag) != o->size)
+		return stress_fail(st, round, "overwritten", o->p, o->size);
+	o->p = rte_realloc(o->p, size, align);
+	if (o->p == NULL) {
+		o->p = old; /* still ours: freed at the end */
+		return stress_fail(st, round, "realloc failed", old, size);
+	}
+	if (first_not(o->p, keep, o->tag) != keep)
+		return stress_fail(
+				st, round, "realloc lost content", o->p, keep);
+	st->ops[3]++;
+	return stress_take(st, round, o, size, align);
+}
+
+static int
+stress_free(struct stress_lcore *st, unsigned int round, unsigned int i)
+{
+	struct stress_obj *o = &st->obj[i];
+
+	if (first_not(o->p, o->size, o->tag) != o->size)
+		return stress_fail(st, round, "overwritten", o->p, o->size);
+	rte_free(o->p);
+	*o = st->obj[--st->live];
+	st->ops[4]++;
+	return 0;
+}
+
+static int
+stress_lcore(void *arg)
+{
+	struct stress_lcore *st = &((struct stress_lcore *)arg)[rte_lcore_id()];
+	unsigned int round, op, i;
+	int ret = 0;
+
+	for (round = 0; round < STRESS_ROUNDS && ret == 0; round++) {
+		op = (unsigned int)rte_rand_max(100);
+		i = (unsigned int)rte_rand_max(RTE_MAX(st->live, 1u));
+		if (st->live == 0 || (st->live < STRESS_LIVE && op < 50))
+			ret = stress_alloc(st, round);
+		else if (op < 80)
+			ret = stress_free(st, round, i);
+		else
+			ret = stress_realloc(st, round, i);
+	}
+	while (st->live > 0) {
+		if (stress_free(st, round, st->live - 1) != 0) {
+			rte_free(st->obj[st->live - 1].p);
+			st->live--;
+		}
+	}
+	st->done = ret == 0 && st->err[0] == '\0';
+	return ret;
+}
+
+static int
+test_malloc_stress_mt(void)
+{
+	struct rte_malloc_socket_stats s0, s1;
+	struct stress_lcore *st;
+	unsigned int lc, n = 0;
+	unsigned long ops[5] = { 0 };
+	int ret, i, failed = 0;
+
+	st = calloc(RTE_MAX_LCORE, sizeof(*st));
+	TEST_ASSERT_NOT_NULL(st, "calloc");
+	CHECK(stats_get(MAIN_SOCKET, &s0));
+	seed_random("stress");
+	if (rte_lcore_count() < 2)
+		printf("one lcore: the stress runs without concurrency\n");
+	ret = rte_eal_mp_remote_launch(stress_lcore, st, CALL_MAIN);
+	TEST_ASSERT_SUCCESS(ret, "launch: %d", ret);
+	rte_eal_mp_wait_lcore();
+	RTE_LCORE_FOREACH (lc) {
+		n++;
+		for (i = 0; i < 5; i++)
+			ops[i] += st[lc].ops[i];
+		if (!st[lc].done) {
+			printf("%s\n",
+					st[lc].err[0] ? st[lc].err :
+							"lcore did not finish");
+			failed++;
+		}
+	}
+	free(st);
+	printf("stress on %u lcores: %lu malloc, %lu zmalloc, %lu calloc, "
+	       "%lu realloc, %lu free\n",
+			n, ops[0], ops[1], ops[2], ops[3], ops[4]);
+	TEST_ASSERT_EQUAL(failed, 0, "%d lcores failed", failed);
+	CHECK(heap_ok());
+	CHECK(stats_get(MAIN_SOCKET, &s1));
+	CHECK(stats_same_shape(&s0, &s1, "after the stress"));
+	return TEST_SUCCESS;
+}
+
+/* A worker allocating and freeing one small block until told to stop. */
+struct churn {
+	volatile bool stop;
+	unsigned long ops;
+};
+
+static int
+churn_lcore(void *arg)
+{
+	struct churn *c = arg;
+	void *x;
+
+	while (!c->stop) {
+		x = rte_malloc(NULL, 64, 0);
+		rte_free(x);
+		c->ops++;
+	}
+	return 0;
+}
+
+#define RACE_SECONDS 0.3
+#define RACE_FREES 20000
+
+/*
+ * A live block stays valid while another lcore carves and frees its
+ * neighbour: checking a pointer must not see the neighbour half-changed.
+ * First rte_malloc_validate() of a fixed block, then rte_free() of blocks
+ * next to the worker's, which must all be taken back (no leak).
+ */
+static int
+test_malloc_validate_race(void)
+{
+	struct churn c = { .stop = false, .ops = 0 };
+	struct rte_malloc_socket_stats s0, s1;
+	unsigned long n = 0, bad = 0, i;
+	unsigned int worker;
+	size_t usable = 0;
+	int log_level;
+	uint64_t end;
+	char *p, *q;
+
+	if (rte_lcore_count() < 2) {
+		printf("one lcore: nothing can race\n");
+		return TEST_SKIPPED;
+	}
+	worker = rte_get_next_lcore(-1, 1, 0);
+	p = rte_malloc(NULL, 4096, 0);
+	TEST_ASSERT_NOT_NULL(p, "malloc");
+	CHECK(stats_get(MAIN_SOCKET, &s0));
+	TEST_ASSERT_SUCCESS(rte_eal_remote_launch(churn_lcore, &c, worker),
+			"launch");
+	end = rte_rdtsc() + (uint64_t)(RACE_SECONDS * rte_get_tsc_hz());
+	while (rte_rdtsc() < end) {
+		if (rte_malloc_validate(p, &usable) != 0 || usable < 4096)
+			bad++;
+		n++;
+	}
+	/* each refused free logs an error: keep the output short */
+	log_level = rte_log_get_level(RTE_LOGTYPE_MALLOC);
+	rte_log_set_level(RTE_LOGTYPE_MALLOC, RTE_LOG_CRIT);
+	for (i = 0; i < RACE_FREES; i++) {
+		q = rte_malloc(NULL, 4096, 0);
+		if (q != NULL)
+			rte_free(q);
+	}
+	c.stop = true;
+	rte_eal_wait_lcore(worker);
+	rte_log_set_level(RTE_LOGTYPE_MALLOC, (uint32_t)log_level);
+	CHECK(stats_get(MAIN_SOCKET, &s1));
+	printf("%lu checks of a live block, %lu refused; %d of %d frees "
+	       "refused; the worker did %lu malloc+free\n",
+			n, bad, (int)(s1.alloc_count - s0.alloc_count),
+			RACE_FREES, c.ops);
+	TEST_ASSERT(c.ops > 0, "the worker did not run");
+	TEST_ASSERT_EQUAL(bad, 0, "a live block was refused %lu times", bad);
+	TEST_ASSERT_EQUAL(s1.alloc_count, s0.alloc_count,
+			"%u blocks leaked: rte_free refused them",
+			s1.alloc_count - s0.alloc_count);
+	rte_free(p);
+	return heap_ok();
+}
+
+/* ---- many large allocations ---- */
+
+#define MANY_SMALL 3000 /* of 64 KiB */
+#define MANY_LARGE 1000 /* of 1 MiB, interleaved: 3 small then 1 large */
+#define MANY_EXTRA 500 /* 1 MiB more after freeing every other */
+#define MANY_TOTAL (MANY_SMALL + MANY_LARGE + MANY_EXTRA)
+#define MANY_PAGES 900 /* 2 MB pages needed, with margin */
+
+static void
+stamp(char *p, size_t len, uint64_t v)
+{
+	memcpy(p, &v, 8);
+	memcpy(p + len - 8, &v, 8);
+}
+
+static bool
+stamp_ok(const char *p, size_t len, uint64_t v)
+{
+	uint64_t a, b;
+
+	memcpy(&a, p, 8);
+	memcpy(&b, p + len - 8, 8);
+	return a == v && b == v;
+}
+
+static int
+many_check(char **p, const size_t *len, unsigned int n)
+{
+	struct range *r = calloc(n, sizeof(*r));
+	unsigned int i, live = 0;
+	int ret;
+
+	TEST_ASSERT_NOT_NULL(r, "calloc");
+	for (i = 0; i < n; i++) {
+		if (p[i] == NULL)
+			continue;
+		if (!stamp_ok(p[i], len[i], i)) {
+			free(r);
+			TEST_ASSERT(false, "block %u at %p overwritten", i,
+					p[i]);
+		}
+		r[live].start = (uintptr_t)p[i];
+		r[live++].end = (uintptr_t)p[i] + len[i];
+	}
+	ret = ranges_disjoint(r, live);
+	free(r);
+	return ret;
+}
+
+static double
+secs_since(uint64_t *t)
+{
+	uint64_t now = rte_rdtsc();
+	double s = (double)(now - *t) / rte_get_tsc_hz();
+
+	*t = now;
+	return s;
+}
+
+static int
+test_malloc_many_large(void)
+{
+	struct rte_malloc_socket_stats s0, s1;
+	long free_pages = test_free_hugepages_2m();
+	double t_alloc, t_half, t_extra;
+	char **p;
+	size_t *len;
+	unsigned int i, n = 0;
+	uint64_t t;
+
+	if (free_pages < MANY_PAGES)
+		return test_skip_hugepages("fewer than 900 free 2 MB pages");
+	p = calloc(MANY_TOTAL, sizeof(*p));
+	len = calloc(MANY_TOTAL, sizeof(*len));
+	TEST_ASSERT(p != NULL && len != NULL, "calloc");
+	CHECK(stats_get(MAIN_SOCKET, &s0));
+	t = rte_rdtsc();
+	/* S S S L L S S S: freeing every other frees half of each size */
+	for (i = 0; i < MANY_SMALL + MANY_LARGE; i++, n++) {
+		len[n] = i % 8 == 3 || i % 8 == 4 ? RTE_MB : 64 * 1024;
+		p[n] = rte_malloc(NULL, len[n], 0);
+		TEST_ASSERT_NOT_NULL(p[n], "block %u of %zu", n, len[n]);
+		stamp(p[n], len[n], n);
+	}
+	t_alloc = secs_since(&t);
+	CHECK(many_check(p, len, n));
+	secs_since(&t);
+	for (i = 1; i < n; i += 2) {
+		rte_free(p[i]);
+		p[i] = NULL;
+	}
+	t_half = secs_since(&t);
+	for (i = 0; i < MANY_EXTRA; i++, n++) {
+		len[n] = RTE_MB;
+		p[n] = rte_malloc(NULL, len[n], 0);
+		TEST_ASSERT_NOT_NULL(p[n], "extra block %u", i);
+		stamp(p[n], len[n], n);
+	}
+	t_extra = secs_since(&t);
+	CHECK(many_check(p, len, n));
+	CHECK(stats_get(MAIN_SOCKET, &s1));
+	printf("heap of %zu MiB, %u live blocks\n", s1.heap_totalsz_bytes >> 20,
+			s1.alloc_count);
+	CHECK(heap_ok());
+	secs_since(&t);
+	for (i = 0; i < n; i++)
+		rte_free(p[i]);
+	printf("%u blocks: %.2f s, freeing half %.2f s, %u more %.2f s, "
+	       "freeing all %.2f s\n",
+			MANY_SMALL + MANY_LARGE, t_alloc, t_half, MANY_EXTRA,
+			t_extra, secs_since(&t));
+	free(p);
+	free(len);
+	CHECK(stats_get(MAIN_SOCKET, &s1));
+	CHECK(stats_same_shape(&s0, &s1, "after freeing all"));
+	return heap_ok();
+}
+
+static struct unit_test_suite malloc_suite = {
+	.suite_name = "rte_malloc",
+	.unit_test_cases = {
+		TEST_CASE(test_malloc_bad_params),
+		TEST_CASE(test_malloc_align_default),
+		TEST_CASE(test_malloc_align_pow2),
+		TEST_CASE(test_zmalloc_after_free),
+		TEST_CASE(test_realloc_content),
+		TEST_CASE(test_realloc_in_place),
+		TEST_CASE(test_realloc_move),
+		TEST_CASE(test_realloc_align),
+		TEST_CASE(test_realloc_shrink_clears),
+		TEST_CASE(test_free_bad_pointers),
+		TEST_CASE(test_free_unmapped),
+		TEST_CASE(test_stats_exact),
+		TEST_CASE(test_clear_once_clean),
+		TEST_CASE(test_clear_once_dirty),
+		TEST_CASE(test_ext_heap_create_errors),
+		TEST_CASE(test_ext_heap_memory_errors),
+		TEST_CASE(test_ext_heap_alloc_iova),
+		TEST_CASE(test_malloc_sockets),
+		TEST_CASE(test_malloc_iova),
+		TEST_CASE(test_malloc_dump),
+		TEST_CASE(test_malloc_stress_mt),
+		TEST_CASE(test_malloc_validate_race),
+		TEST_CASE(test_malloc_many_large),
+		TEST_CASES_END(),
+	},
+};
+
+static int
+test_malloc(void)
+{
+	if (!rte_eal_has_hugepages())
+		return test_skip_hugepages("EAL runs without hugepages");
+	return unit_test_suite_runner(&malloc_suite);
+}
+
+REGISTER_FAST_TEST(malloc_autotest, NOHUGE_SKIP, ASAN_OK, test_malloc);
