@@ -13,6 +13,7 @@
  * reads them. Elsewhere the hooks compile to nothing.
  */
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #if defined(__SANITIZE_ADDRESS__)
@@ -38,6 +39,12 @@ malloc_asan_unpoison(const void *addr, size_t len)
 {
 	__asan_unpoison_memory_region(addr, len);
 }
+
+static inline bool
+malloc_asan_enabled(void)
+{
+	return true;
+}
 #else
 static inline void
 malloc_asan_poison(const void *addr, size_t len)
@@ -51,6 +58,12 @@ malloc_asan_unpoison(const void *addr, size_t len)
 {
 	(void)addr;
 	(void)len;
+}
+
+static inline bool
+malloc_asan_enabled(void)
+{
+	return false;
 }
 #endif
 

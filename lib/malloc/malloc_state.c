@@ -18,6 +18,7 @@
 
 #include "eal_memseg_list.h"
 #include "eal_subsys.h"
+#include "malloc_asan.h"
 #include "malloc_heap.h"
 
 static struct malloc_heap *
@@ -121,9 +122,38 @@ malloc_state_init(struct rte_mem_config *mcfg, char *err, size_t err_len)
 	return ret;
 }
 
+/*
+ * Lift the heap's ASan poison from every mapped page, before they are
+ * unmapped: addresses reused later (another mapping, a new EAL) must not
+ * look poisoned.
+ */
+static void
+state_unpoison(struct rte_mem_config *mcfg)
+{
+	unsigned int l, n;
+	int idx;
+
+	for (l = 0; l < mcfg->n_lists; l++) {
+		const struct rte_memseg_list *msl = &mcfg->memsegs[l];
+
+		if (!msl->heap || msl->base_va == NULL)
+			continue;
+		for (idx = eal_msl_find_next(mcfg, msl, 0, true); idx >= 0;
+				idx = eal_msl_find_next(mcfg, msl,
+						(unsigned int)idx + n, true)) {
+			n = eal_msl_run_len(mcfg, msl, (unsigned int)idx);
+			malloc_asan_unpoison(eal_msl_slot_addr(msl,
+							     (unsigned int)idx),
+					(size_t)n * msl->page_sz);
+		}
+	}
+}
+
 static void
 malloc_state_cleanup(struct rte_mem_config *mcfg)
 {
+	if (malloc_asan_enabled())
+		state_unpoison(mcfg);
 	/* The state dies with the config; only stop using it. */
 	mcfg->malloc_off = 0;
 }
