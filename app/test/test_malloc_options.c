@@ -1,0 +1,157 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The rtemem authors
+ */
+
+/*
+ * The EAL options that shape how heaps grow and shrink, each in a child
+ * process of its own: --socket-limit (growth refused past the limit) and
+ * --match-allocations (pages go back only as the block they came in).
+ */
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_common.h>
+#include <rte_errno.h>
+#include <rte_malloc.h>
+
+#include "test.h"
+
+#define MB (1UL << 20)
+
+static size_t
+mo_heap_total(void)
+{
+	struct rte_malloc_socket_stats s;
+
+	if (rte_malloc_get_socket_stats(0, &s) < 0)
+		return SIZE_MAX;
+	return s.heap_totalsz_bytes;
+}
+
+/* Child with --socket-limit=16: returns the number of the failed step. */
+static int
+mo_child_socket_limit(int argc, char **argv)
+{
+	void *a, *b;
+
+	RTE_SET_USED(argc);
+	RTE_SET_USED(argv);
+	/* 8 MB and a header take 5 pages: 10 MB. */
+	a = rte_malloc(NULL, 8 * MB, 0);
+	if (a == NULL || mo_heap_total() != 10 * MB)
+		return 1;
+	/* 5 more pages would be 20 MB. */
+	b = rte_malloc(NULL, 8 * MB, 0);
+	if (b != NULL || rte_errno != ENOMEM)
+		return 2;
+	if (mo_heap_total() != 10 * MB)
+		return 3;
+	rte_free(a);
+	if (mo_heap_total() != 0)
+		return 4;
+	/* 7 pages, 14 MB: within the limit once the first are back. */
+	b = rte_malloc(NULL, 12 * MB, 0);
+	if (b == NULL)
+		return 5;
+	rte_free(b);
+	return 0;
+}
+REGISTER_CHILD_ACTION(mo_socket_limit, mo_child_socket_limit)
+
+/*
+ * Child: a 3 MB block grows the heap by 4 MB; a 512 KB block is then
+ * carved from the rest. Freeing the 3 MB block gives a page back unless
+ * --match-allocations holds the block until all of it is free.
+ * argv[1]: the total expected after that free, in MB.
+ */
+static int
+mo_child_match(int argc, char **argv)
+{
+	size_t want = argc > 1 ? strtoul(argv[1], NULL, 0) * MB : 0;
+	void *a, *b;
+
+	a = rte_malloc(NULL, 3 * MB, 0);
+	if (a == NULL || mo_heap_total() != 4 * MB)
+		return 1;
+	b = rte_malloc(NULL, MB / 2, 0);
+	if (b == NULL || mo_heap_total() != 4 * MB)
+		return 2;
+	rte_free(a);
+	if (mo_heap_total() != want)
+		return 3;
+	rte_free(b);
+	if (mo_heap_total() != 0)
+		return 4;
+	return 0;
+}
+REGISTER_CHILD_ACTION(mo_match, mo_child_match)
+
+/* Run @p action with @p opt (or none) in a scratch dir; 0 if it exit 0. */
+static int
+mo_run(const char *name, const char *action, const char *opt,
+		const char *app_arg)
+{
+	struct test_child_result res;
+	char dir[256], dir_arg[300], prefix_arg[64];
+	const char *args[8];
+	int n = 0, ret;
+
+	if (test_scratch_dir(name, dir, sizeof(dir)) < 0)
+		return test_skip_hugepages("no hugetlbfs for a scratch dir");
+	snprintf(dir_arg, sizeof(dir_arg), "--huge-dir=%s", dir);
+	snprintf(prefix_arg, sizeof(prefix_arg), "--file-prefix=mo%s", name);
+	args[n++] = dir_arg;
+	args[n++] = prefix_arg;
+	if (opt != NULL)
+		args[n++] = opt;
+	args[n++] = "--";
+	args[n++] = app_arg;
+	args[n] = NULL;
+	ret = test_child_run(action, args, &res);
+	test_dir_clear(dir);
+	TEST_ASSERT_SUCCESS(test_scratch_dir_remove(dir), "scratch dir");
+	TEST_ASSERT_SUCCESS(ret, "child did not run: %s", res.output);
+	TEST_ASSERT_EQUAL(res.exit_code, 0, "%s %s: step %d failed: %s", action,
+			opt != NULL ? opt : "", res.exit_code, res.output);
+	return TEST_SUCCESS;
+}
+
+static int
+test_mo_socket_limit(void)
+{
+	return mo_run("limit", "mo_socket_limit", "--socket-limit=16", "0");
+}
+
+static int
+test_mo_match(void)
+{
+	return mo_run("match", "mo_match", "--match-allocations", "4");
+}
+
+static int
+test_mo_no_match(void)
+{
+	return mo_run("nomatch", "mo_match", NULL, "2");
+}
+
+static struct unit_test_suite mo_suite = {
+	.suite_name = "heap options",
+	.unit_test_cases = {
+		TEST_CASE(test_mo_socket_limit),
+		TEST_CASE(test_mo_match),
+		TEST_CASE(test_mo_no_match),
+		TEST_CASES_END(),
+	},
+};
+
+static int
+test_malloc_options(void)
+{
+	return unit_test_suite_runner(&mo_suite);
+}
+
+REGISTER_FAST_TEST(malloc_options_autotest, NOHUGE_SKIP, ASAN_OK,
+		test_malloc_options);
