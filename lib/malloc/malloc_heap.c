@@ -432,19 +432,6 @@ heap_fit(struct rte_mem_config *mcfg, const struct malloc_elem *e,
 	}
 }
 
-static bool
-heap_page_ok(const struct malloc_req *req, uint64_t page_sz)
-{
-	unsigned int i;
-
-	if (req->page_sz == NULL)
-		return true;
-	for (i = 0; i < req->n_page_sz; i++)
-		if (req->page_sz[i] == page_sz)
-			return true;
-	return false;
-}
-
 /* Bytes of free element that surely hold @p req wherever it is aligned. */
 static size_t
 heap_need(const struct malloc_req *req)
@@ -465,7 +452,7 @@ heap_find(struct rte_mem_config *mcfg, struct malloc_heap *heap,
 	for (i = 0; i < heap->n_bins; i++) {
 		const struct malloc_bins *b = &heap->bins[i];
 
-		if (!heap_page_ok(req, b->page_sz))
+		if (!malloc_req_page_ok(req, b->page_sz))
 			continue;
 		if (req->bound == 0 && !req->contig) {
 			e = malloc_bins_find(b, heap_need(req));
@@ -532,7 +519,7 @@ heap_grow_sizes(const struct malloc_heap *heap, const struct malloc_req *req,
 
 	n_all = eal_memalloc_page_sizes(heap->socket_id, all, RTE_DIM(all));
 	for (i = 0; i < n_all; i++) {
-		if (!heap_page_ok(req, all[i]))
+		if (!malloc_req_page_ok(req, all[i]))
 			continue;
 		for (j = n; j > 0 && sizes[j - 1] > all[i]; j--)
 			sizes[j] = sizes[j - 1];

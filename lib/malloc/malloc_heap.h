@@ -76,6 +76,20 @@ struct malloc_req {
 	unsigned int n_page_sz; /* entries in page_sz */
 };
 
+/* @return true if memory of @p page_sz may serve @p req. */
+static inline bool
+malloc_req_page_ok(const struct malloc_req *req, uint64_t page_sz)
+{
+	unsigned int i;
+
+	if (req->page_sz == NULL)
+		return true;
+	for (i = 0; i < req->n_page_sz; i++)
+		if (req->page_sz[i] == page_sz)
+			return true;
+	return false;
+}
+
 /* lib/malloc's state in @p mcfg. */
 static inline struct malloc_state *
 malloc_state_of(const struct rte_mem_config *mcfg)

@@ -161,18 +161,12 @@ struct malloc_elem *
 malloc_heap_largest(struct malloc_heap *heap, const struct malloc_req *req)
 {
 	struct malloc_elem *best = NULL, *e;
-	unsigned int i, k;
+	unsigned int i;
 
 	for (i = 0; i < heap->n_bins; i++) {
-		if (req != NULL && req->page_sz != NULL) {
-			for (k = 0; k < req->n_page_sz &&
-					req->page_sz[k] !=
-							heap->bins[i].page_sz;
-					k++)
-				;
-			if (k == req->n_page_sz)
-				continue;
-		}
+		if (req != NULL &&
+				!malloc_req_page_ok(req, heap->bins[i].page_sz))
+			continue;
 		e = malloc_bins_largest(&heap->bins[i]);
 		if (e != NULL && (best == NULL || e->size > best->size))
 			best = e;
@@ -213,43 +207,44 @@ heap_state_name(uint8_t state)
 	}
 }
 
+struct heap_walk {
+	unsigned int heap_idx; /* the heap walked */
+	malloc_heap_walk_t fn;
+	void *arg;
+	int ret; /* what fn stopped with */
+};
+
+/* Walk the elements of one run of mapped pages, which starts with one. */
+static int
+heap_walk_run(const struct rte_memseg_list *msl, const struct rte_memseg *ms,
+		size_t len, void *arg)
+{
+	const struct malloc_elem *e = ms->addr;
+	struct heap_walk *w = arg;
+	bool start = true;
+
+	RTE_SET_USED(len);
+	/* A list feeds one heap. */
+	if (!msl->heap || e->t.heap_idx != w->heap_idx)
+		return 0;
+	for (; e != NULL && w->ret == 0; e = e->next, start = false)
+		w->ret = w->fn(msl, e, start, w->arg);
+	return w->ret != 0;
+}
+
 int
 malloc_heap_walk_locked(struct rte_mem_config *mcfg,
 		const struct malloc_heap *heap, malloc_heap_walk_t fn,
 		void *arg)
 {
-	unsigned int l, hidx = malloc_heap_idx(malloc_state_of(mcfg), heap);
-	int idx, ret;
+	struct heap_walk w = {
+		.heap_idx = malloc_heap_idx(malloc_state_of(mcfg), heap),
+		.fn = fn,
+		.arg = arg,
+	};
 
-	for (l = 0; l < mcfg->n_lists; l++) {
-		const struct rte_memseg_list *msl = &mcfg->memsegs[l];
-
-		if (!msl->heap || msl->base_va == NULL)
-			continue;
-		for (idx = eal_msl_find_next(mcfg, msl, 0, true); idx >= 0;
-				idx = eal_msl_find_next(mcfg, msl,
-						(unsigned int)idx +
-								eal_msl_run_len(mcfg,
-										msl,
-										(unsigned int)idx),
-						true)) {
-			const struct malloc_elem *e = eal_msl_slot_addr(
-					msl, (unsigned int)idx);
-
-			/* A list feeds one heap. */
-			if (e->t.heap_idx != hidx)
-				break;
-			for (ret = fn(msl, e, true, arg); ret == 0;
-					ret = fn(msl, e, false, arg)) {
-				e = e->next;
-				if (e == NULL)
-					break;
-			}
-			if (ret != 0)
-				return ret;
-		}
-	}
-	return 0;
+	rte_memseg_contig_walk_thread_unsafe(heap_walk_run, &w);
+	return w.ret;
 }
 
 static int

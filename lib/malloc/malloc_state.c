@@ -41,29 +41,24 @@ state_node_heap(struct malloc_state *st, int socket)
 	return heap;
 }
 
-/* Add the runs of pages list @p l has mapped already. */
-static void
-state_add_mapped(struct rte_mem_config *mcfg, struct malloc_heap *heap,
-		unsigned int l)
+/* Add a run of pages mapped at init to its node's heap. */
+static int
+state_add_run(const struct rte_memseg_list *msl, const struct rte_memseg *ms,
+		size_t len, void *arg)
 {
-	const struct rte_memseg_list *msl = &mcfg->memsegs[l];
-	unsigned int n, i;
-	bool dirty;
-	int idx;
+	struct rte_mem_config *mcfg = arg;
+	size_t n = len / msl->page_sz, i;
+	bool dirty = false;
 
-	for (idx = eal_msl_find_next(mcfg, msl, 0, true); idx >= 0;
-			idx = eal_msl_find_next(mcfg, msl,
-					(unsigned int)idx + n, true)) {
-		n = eal_msl_run_len(mcfg, msl, (unsigned int)idx);
-		dirty = false;
-		for (i = 0; i < n; i++)
-			dirty |= (eal_msl_seg(mcfg, msl, (unsigned int)idx + i)
-								 ->flags &
-						 RTE_MEMSEG_FLAG_DIRTY) != 0;
-		malloc_heap_add_memory(mcfg, heap, l,
-				eal_msl_slot_addr(msl, (unsigned int)idx),
-				(size_t)n * msl->page_sz, dirty);
-	}
+	if (msl->external || !msl->heap)
+		return 0;
+	/* A run's memsegs are consecutive slots. */
+	for (i = 0; i < n; i++)
+		dirty |= (ms[i].flags & RTE_MEMSEG_FLAG_DIRTY) != 0;
+	malloc_heap_add_memory(mcfg,
+			state_node_heap(malloc_state_of(mcfg), msl->socket_id),
+			eal_msl_index(mcfg, msl), ms->addr, len, dirty);
+	return 0;
 }
 
 static int
@@ -89,8 +84,8 @@ state_add_lists(struct rte_mem_config *mcfg, char *err, size_t err_len)
 					"memory config too small for the heaps");
 			return -ENOSPC;
 		}
-		state_add_mapped(mcfg, heap, l);
 	}
+	rte_memseg_contig_walk_thread_unsafe(state_add_run, mcfg);
 	return 0;
 }
 
@@ -127,33 +122,21 @@ malloc_state_init(struct rte_mem_config *mcfg, char *err, size_t err_len)
  * unmapped: addresses reused later (another mapping, a new EAL) must not
  * look poisoned.
  */
-static void
-state_unpoison(struct rte_mem_config *mcfg)
+static int
+state_unpoison_run(const struct rte_memseg_list *msl,
+		const struct rte_memseg *ms, size_t len, void *arg)
 {
-	unsigned int l, n;
-	int idx;
-
-	for (l = 0; l < mcfg->n_lists; l++) {
-		const struct rte_memseg_list *msl = &mcfg->memsegs[l];
-
-		if (!msl->heap || msl->base_va == NULL)
-			continue;
-		for (idx = eal_msl_find_next(mcfg, msl, 0, true); idx >= 0;
-				idx = eal_msl_find_next(mcfg, msl,
-						(unsigned int)idx + n, true)) {
-			n = eal_msl_run_len(mcfg, msl, (unsigned int)idx);
-			malloc_asan_unpoison(eal_msl_slot_addr(msl,
-							     (unsigned int)idx),
-					(size_t)n * msl->page_sz);
-		}
-	}
+	RTE_SET_USED(arg);
+	if (msl->heap)
+		malloc_asan_unpoison(ms->addr, len);
+	return 0;
 }
 
 static void
 malloc_state_cleanup(struct rte_mem_config *mcfg)
 {
 	if (malloc_asan_enabled())
-		state_unpoison(mcfg);
+		rte_memseg_contig_walk_thread_unsafe(state_unpoison_run, NULL);
 	/* The state dies with the config; only stop using it. */
 	mcfg->malloc_off = 0;
 }
