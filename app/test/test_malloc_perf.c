@@ -1,0 +1,113 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The rtemem authors
+ */
+
+/*
+ * malloc_perf_autotest: what rte_malloc, rte_zmalloc and
+ * rte_memzone_reserve cost, per operation, over sizes from 64 B to 1 GiB,
+ * next to a memset reference. It prints the table and asserts only that
+ * the heap ends as it began (no block left behind, no error), never
+ * anything about time.
+ *
+ * Smaller runs for smoke tests, from the environment:
+ *   RTEMEM_PERF_MAX_SIZE   largest block size in bytes (default: 1 GiB)
+ *   RTEMEM_PERF_MAX_RUNS   blocks per row at most (default: 10000)
+ *   RTEMEM_PERF_MEMSET_MB  memset reference buffer in MiB (default: 1024)
+ */
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <rte_lcore.h>
+#include <rte_malloc.h>
+
+#include "malloc_perf_table.h"
+#include "test.h"
+
+/* Read a positive number from the environment; 0 (and a message) if the
+ * value is there but not a positive number, @p def if it is not there.
+ */
+static unsigned long long
+mp_env(const char *name, unsigned long long def)
+{
+	const char *v = getenv(name);
+	unsigned long long n;
+	char *end;
+
+	if (v == NULL || *v == '\0')
+		return def;
+	errno = 0;
+	n = strtoull(v, &end, 0);
+	if (errno != 0 || *end != '\0' || n == 0) {
+		printf("%s=%s is not a positive number\n", name, v);
+		return 0;
+	}
+	return n;
+}
+
+/* Blocks allocated from the heaps of all nodes, or -1. */
+static long long
+mp_alloc_count(void)
+{
+	unsigned int i, n = rte_socket_count();
+	long long count = 0;
+
+	for (i = 0; i < n; i++) {
+		struct rte_malloc_socket_stats st;
+
+		if (rte_malloc_get_socket_stats(rte_socket_id_by_idx(i), &st) <
+				0)
+			return -1;
+		count += st.alloc_count;
+	}
+	return count;
+}
+
+static void
+mp_print_row(const struct mperf_row *row, void *arg)
+{
+	unsigned int *rows = arg;
+
+	mperf_print_row(stdout, row);
+	fflush(stdout);
+	(*rows)++;
+}
+
+static int
+test_malloc_perf(void)
+{
+	struct mperf_memset_ref ref;
+	struct mperf_config cfg;
+	unsigned int rows = 0;
+	long long before;
+	int rc;
+
+	mperf_config_default(&cfg);
+	cfg.max_size = mp_env("RTEMEM_PERF_MAX_SIZE", 0);
+	cfg.max_runs = mp_env("RTEMEM_PERF_MAX_RUNS", cfg.max_runs);
+	cfg.memset_len = mp_env("RTEMEM_PERF_MEMSET_MB", 1024) << 20;
+	TEST_ASSERT(cfg.max_runs > 0 && cfg.memset_len > 0,
+			"bad RTEMEM_PERF_* setting");
+	if (getenv("RTEMEM_PERF_MAX_SIZE") != NULL)
+		TEST_ASSERT(cfg.max_size > 0, "bad RTEMEM_PERF_MAX_SIZE");
+
+	before = mp_alloc_count();
+	TEST_ASSERT(before >= 0, "cannot read the heap statistics");
+	if (mperf_memset_reference(&cfg, &ref) < 0)
+		return test_skip_hugepages("not even 1 MiB of heap memory");
+	mperf_print_memset(stdout, &ref);
+	if (ref.len < cfg.memset_len)
+		printf("(the reference buffer is smaller than the %zu MiB asked: "
+		       "that is all the heap could give)\n",
+				cfg.memset_len >> 20);
+	mperf_print_header(stdout);
+	rc = mperf_run(&cfg, mp_print_row, &rows);
+	TEST_ASSERT_SUCCESS(rc, "the table could not be measured");
+	TEST_ASSERT(rows > 0, "no row: no size could be allocated at all");
+	TEST_ASSERT_EQUAL(mp_alloc_count(), before,
+			"the heap holds blocks the benchmark did not free");
+	return TEST_SUCCESS;
+}
+
+REGISTER_PERF_TEST(malloc_perf_autotest, test_malloc_perf);
