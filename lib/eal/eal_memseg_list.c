@@ -239,13 +239,6 @@ eal_memseg_lists_destroy(struct eal_mem *mem)
 	}
 }
 
-bool
-eal_msl_is_used(const struct rte_mem_config *mcfg,
-		const struct rte_memseg_list *msl, unsigned int idx)
-{
-	return eal_bitmap_get(msl_bitmap(mcfg, msl), idx);
-}
-
 void
 eal_msl_set_used(const struct rte_mem_config *mcfg, struct rte_memseg_list *msl,
 		unsigned int idx, unsigned int n, bool used)

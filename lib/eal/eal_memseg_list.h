@@ -16,6 +16,7 @@
 
 #include <rte_memory.h>
 
+#include "eal_bitmap.h"
 #include "eal_mem.h"
 
 /*
@@ -53,9 +54,16 @@ eal_msl_addr_idx(const struct rte_memseg_list *msl, const void *addr)
 	return (unsigned int)(RTE_PTR_DIFF(addr, msl->base_va) / msl->page_sz);
 }
 
-/* @return true if slot @p idx is mapped. */
-bool eal_msl_is_used(const struct rte_mem_config *mcfg,
-		const struct rte_memseg_list *msl, unsigned int idx);
+/*
+ * @return true if slot @p idx is mapped. Inline: the heap asks on every
+ * rte_free().
+ */
+static inline bool
+eal_msl_is_used(const struct rte_mem_config *mcfg,
+		const struct rte_memseg_list *msl, unsigned int idx)
+{
+	return eal_bitmap_get(eal_mcfg_at(mcfg, msl->used_off), idx);
+}
 
 /* Mark slots [idx, idx + n) mapped or not. */
 void eal_msl_set_used(const struct rte_mem_config *mcfg,
