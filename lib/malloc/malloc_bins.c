@@ -3,69 +3,11 @@
  */
 
 /*
- * Two-level segregated free lists (malloc_bins.h). Class (f, s) of a size
- * n >= MALLOC_BINS_LINEAR with top bit b is f = b - SL_BITS - 5,
- * s = the SL_BITS bits below the top one; smaller sizes are f = 0,
- * s = n / 64. A list holds elements of one class, in no order.
+ * Two-level segregated free lists (malloc_bins.h): the searches. A list
+ * holds elements of one class (malloc_bins_class()), in no order.
  */
 
 #include "malloc_bins.h"
-
-static void
-bins_class(size_t n, unsigned int *f, unsigned int *s)
-{
-	unsigned int b;
-
-	if (n < MALLOC_BINS_LINEAR) {
-		*f = 0;
-		*s = (unsigned int)(n >> 6);
-		return;
-	}
-	b = 63 - (unsigned int)__builtin_clzl(n);
-	*f = b - MALLOC_BINS_SL_BITS - 5;
-	*s = (unsigned int)(n >> (b - MALLOC_BINS_SL_BITS)) &
-			(MALLOC_BINS_SL_COUNT - 1);
-	if (*f >= MALLOC_BINS_FL_COUNT) {
-		*f = MALLOC_BINS_FL_COUNT - 1;
-		*s = MALLOC_BINS_SL_COUNT - 1;
-	}
-}
-
-void
-malloc_bins_insert(struct malloc_bins *b, struct malloc_elem *e)
-{
-	unsigned int f, s;
-
-	bins_class(e->size, &f, &s);
-	e->free_prev = NULL;
-	e->free_next = b->head[f][s];
-	if (e->free_next != NULL)
-		e->free_next->free_prev = e;
-	b->head[f][s] = e;
-	b->sl_map[f] |= (uint16_t)(1U << s);
-	b->fl_map |= 1ULL << f;
-}
-
-void
-malloc_bins_remove(struct malloc_bins *b, struct malloc_elem *e)
-{
-	unsigned int f, s;
-
-	bins_class(e->size, &f, &s);
-	if (e->free_prev != NULL)
-		e->free_prev->free_next = e->free_next;
-	else
-		b->head[f][s] = e->free_next;
-	if (e->free_next != NULL)
-		e->free_next->free_prev = e->free_prev;
-	e->free_prev = NULL;
-	e->free_next = NULL;
-	if (b->head[f][s] == NULL) {
-		b->sl_map[f] &= (uint16_t) ~(1U << s);
-		if (b->sl_map[f] == 0)
-			b->fl_map &= ~(1ULL << f);
-	}
-}
 
 /* The first non-empty class at or after (f, s), or false. */
 static bool
@@ -104,13 +46,13 @@ malloc_bins_find(const struct malloc_bins *b, size_t size)
 		if (size > SIZE_MAX - step)
 			return NULL;
 		size += step - 1;
-		bins_class(size, &f, &s);
+		malloc_bins_class(size, &f, &s);
 		/* A rounded size past the last class fits nothing. */
 		if (f == MALLOC_BINS_FL_COUNT - 1 &&
 				s == MALLOC_BINS_SL_COUNT - 1)
 			return NULL;
 	} else {
-		bins_class(size + 63, &f, &s);
+		malloc_bins_class(size + 63, &f, &s);
 	}
 	if (!bins_first_from(b, &f, &s))
 		return NULL;
@@ -126,13 +68,13 @@ malloc_bins_next(const struct malloc_bins *b, size_t size,
 	if (e != NULL) {
 		if (e->free_next != NULL)
 			return e->free_next;
-		bins_class(e->size, &f, &s);
+		malloc_bins_class(e->size, &f, &s);
 		if (++s == MALLOC_BINS_SL_COUNT) {
 			s = 0;
 			f++;
 		}
 	} else {
-		bins_class(size, &f, &s);
+		malloc_bins_class(size, &f, &s);
 	}
 	if (!bins_first_from(b, &f, &s))
 		return NULL;

@@ -32,11 +32,104 @@ struct malloc_bins {
 	struct malloc_elem *head[MALLOC_BINS_FL_COUNT][MALLOC_BINS_SL_COUNT];
 };
 
+/*
+ * The class (f, s) of a size. Sizes of at least MALLOC_BINS_LINEAR with
+ * top bit b are in range f = b - SL_BITS - 5, class s = the SL_BITS bits
+ * below the top one; smaller sizes are f = 0, s = n / 64. Inline, like
+ * insert and remove: every allocation and free runs them.
+ */
+static inline void
+malloc_bins_class(size_t n, unsigned int *f, unsigned int *s)
+{
+	unsigned int b;
+
+	if (n < MALLOC_BINS_LINEAR) {
+		*f = 0;
+		*s = (unsigned int)(n >> 6);
+		return;
+	}
+	b = 63 - (unsigned int)__builtin_clzl(n);
+	*f = b - MALLOC_BINS_SL_BITS - 5;
+	*s = (unsigned int)(n >> (b - MALLOC_BINS_SL_BITS)) &
+			(MALLOC_BINS_SL_COUNT - 1);
+	if (*f >= MALLOC_BINS_FL_COUNT) {
+		*f = MALLOC_BINS_FL_COUNT - 1;
+		*s = MALLOC_BINS_SL_COUNT - 1;
+	}
+}
+
+/* Add free element @p e to the list of class (f, s). */
+static inline void
+malloc_bins_push(struct malloc_bins *b, struct malloc_elem *e, unsigned int f,
+		unsigned int s)
+{
+	e->free_prev = NULL;
+	e->free_next = b->head[f][s];
+	if (e->free_next != NULL)
+		e->free_next->free_prev = e;
+	b->head[f][s] = e;
+	b->sl_map[f] |= (uint16_t)(1U << s);
+	b->fl_map |= 1ULL << f;
+}
+
+/* Take free element @p e off the list of class (f, s). */
+static inline void
+malloc_bins_unlink(struct malloc_bins *b, struct malloc_elem *e, unsigned int f,
+		unsigned int s)
+{
+	if (e->free_prev != NULL)
+		e->free_prev->free_next = e->free_next;
+	else
+		b->head[f][s] = e->free_next;
+	if (e->free_next != NULL)
+		e->free_next->free_prev = e->free_prev;
+	e->free_prev = NULL;
+	e->free_next = NULL;
+	if (b->head[f][s] == NULL) {
+		b->sl_map[f] &= (uint16_t) ~(1U << s);
+		if (b->sl_map[f] == 0)
+			b->fl_map &= ~(1ULL << f);
+	}
+}
+
 /* Add free element @p e to its list. */
-void malloc_bins_insert(struct malloc_bins *b, struct malloc_elem *e);
+static inline void
+malloc_bins_insert(struct malloc_bins *b, struct malloc_elem *e)
+{
+	unsigned int f, s;
+
+	malloc_bins_class(e->size, &f, &s);
+	malloc_bins_push(b, e, f, s);
+}
 
 /* Take free element @p e off its list. */
-void malloc_bins_remove(struct malloc_bins *b, struct malloc_elem *e);
+static inline void
+malloc_bins_remove(struct malloc_bins *b, struct malloc_elem *e)
+{
+	unsigned int f, s;
+
+	malloc_bins_class(e->size, &f, &s);
+	malloc_bins_unlink(b, e, f, s);
+}
+
+/*
+ * Free element @p e, on its list, changed size from @p old_size: move it
+ * to its new list, if its class changed. Carving from the top of a big
+ * element mostly leaves it in its class.
+ */
+static inline void
+malloc_bins_resized(
+		struct malloc_bins *b, struct malloc_elem *e, size_t old_size)
+{
+	unsigned int f0, s0, f, s;
+
+	malloc_bins_class(old_size, &f0, &s0);
+	malloc_bins_class(e->size, &f, &s);
+	if (f == f0 && s == s0)
+		return;
+	malloc_bins_unlink(b, e, f0, s0);
+	malloc_bins_push(b, e, f, s);
+}
 
 /*
  * A free element of at least @p size bytes, from the smallest class that

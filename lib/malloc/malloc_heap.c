@@ -63,11 +63,16 @@ malloc_heap_bins(struct malloc_heap *heap, uint64_t page_sz)
 	return &heap->bins[heap->n_bins++];
 }
 
-static struct malloc_bins *
+static inline struct malloc_bins *
 heap_bins_of(struct rte_mem_config *mcfg, struct malloc_heap *heap,
 		const struct malloc_elem *e)
 {
-	return malloc_heap_bins(heap, heap_msl(mcfg, e)->page_sz);
+	uint64_t page_sz = heap_msl(mcfg, e)->page_sz;
+
+	/* Most heaps have one page size: skip the search. */
+	if (heap->bins[0].page_sz == page_sz)
+		return &heap->bins[0];
+	return malloc_heap_bins(heap, page_sz);
 }
 
 /* Record @p e in its list's run-end array if it ends on a page boundary. */
@@ -175,6 +180,9 @@ heap_plan_release(struct rte_mem_config *mcfg, const struct malloc_heap *heap,
 	uintptr_t pg = msl->page_sz, lo, hi, a;
 	unsigned int n = 0;
 
+	/* Most frees: no whole page inside, nothing to ask lib/eal. */
+	if (e->size < pg)
+		return 0;
 	if (heap->external || mcfg->legacy_mem || !eal_memalloc_can_grow())
 		return 0;
 	if (mcfg->match_allocations &&
@@ -476,13 +484,16 @@ heap_carve(struct rte_mem_config *mcfg, struct malloc_heap *heap,
 	uintptr_t h = d - MALLOC_ELEM_HEADER_LEN;
 	uintptr_t tail = d + req->size + MALLOC_ELEM_TRAILER_LEN;
 	struct malloc_elem *busy = e, *t;
+	size_t old_size = e->size;
 
-	heap_remove_free(mcfg, heap, e);
-	heap->free_size -= e->size;
 	if (h - (uintptr_t)e >= MALLOC_ELEM_MIN_LEN) {
+		/* e stays free below the data, mostly in its list. */
 		busy = malloc_elem_split(e, (void *)h, ELEM_BUSY);
-		heap_insert_free(mcfg, heap, e);
-		heap->free_size += e->size;
+		malloc_bins_resized(heap_bins_of(mcfg, heap, e), e, old_size);
+		heap->free_size -= busy->size;
+	} else {
+		heap_remove_free(mcfg, heap, e);
+		heap->free_size -= e->size;
 	}
 	if ((uintptr_t)malloc_elem_end(busy) - tail >= MALLOC_ELEM_MIN_LEN) {
 		t = malloc_elem_split(busy, (void *)tail, ELEM_FREE);

@@ -92,15 +92,21 @@ heap_in_list(const struct rte_mem_config *mcfg,
 			eal_msl_is_used(mcfg, msl, eal_msl_addr_idx(msl, p));
 }
 
-/* Is @p e, in list @p msl, a busy element whose data is @p data? */
+/*
+ * Is @p e, in list @p msl, a busy element whose data is @p data? The page
+ * before @p data is known to be mapped.
+ */
 static bool
 heap_elem_valid(const struct rte_mem_config *mcfg,
 		const struct rte_memseg_list *msl, const struct malloc_elem *e,
 		const void *data)
 {
 	const struct malloc_state *st = malloc_state_of(mcfg);
+	const void *before = RTE_PTR_SUB(data, 1);
 
-	if (!heap_in_list(mcfg, msl, e) || e->t.state != ELEM_BUSY ||
+	if ((eal_msl_addr_idx(msl, e) != eal_msl_addr_idx(msl, before) &&
+			    !heap_in_list(mcfg, msl, e)) ||
+			e->t.state != ELEM_BUSY ||
 			e->t.msl_idx != eal_msl_index(mcfg, msl) ||
 			e->t.heap_idx >= RTE_MAX_HEAPS ||
 			!st->heaps[e->t.heap_idx].in_use ||
