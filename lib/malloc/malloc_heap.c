@@ -621,6 +621,28 @@ heap_grow(struct rte_mem_config *mcfg, struct malloc_heap *heap,
 	return ret == 0 ? added : NULL;
 }
 
+/*
+ * Move the data of @p req to the bottom of free element @p e if e ends a
+ * run of pages: the free rest then stays at the run's end, where the
+ * next growth of the heap joins it. Carved from the top, it would be a
+ * hole below the data, and a run of page-sized requests would grow a
+ * page for each one and leave half of every page unused.
+ */
+static void
+heap_fit_low(const struct malloc_elem *e, const struct malloc_req *req,
+		uintptr_t *dp)
+{
+	uintptr_t d = RTE_ALIGN_CEIL(
+			(uintptr_t)e + MALLOC_ELEM_HEADER_LEN, req->align);
+
+	/* Bounds and IOVA breaks are checked from the top only. */
+	if (e->next != NULL || req->bound != 0 || req->contig)
+		return;
+	/* heap_carve() pads a gap too small for a free element below. */
+	if (d < *dp)
+		*dp = d;
+}
+
 void *
 malloc_heap_alloc(struct rte_mem_config *mcfg, struct malloc_heap *heap,
 		const struct malloc_req *req, bool *dirty)
@@ -643,6 +665,7 @@ malloc_heap_alloc(struct rte_mem_config *mcfg, struct malloc_heap *heap,
 		rte_spinlock_unlock(&heap->lock);
 		return NULL;
 	}
+	heap_fit_low(e, req, &d);
 	e = heap_carve(mcfg, heap, e, req, d);
 	*dirty = malloc_elem_is_dirty(e);
 	rte_spinlock_unlock(&heap->lock);
