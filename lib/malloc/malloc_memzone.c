@@ -66,13 +66,13 @@ mz_hash(const char *name)
 	return h & (MALLOC_MZ_BUCKETS - 1);
 }
 
-/* The entry named @p name, or MALLOC_MZ_NONE. */
+/* The entry named @p name, of hash @p hash, or MALLOC_MZ_NONE. */
 static uint16_t
-mz_find(const struct malloc_mz_table *t, const char *name)
+mz_find(const struct malloc_mz_table *t, const char *name, unsigned int hash)
 {
 	uint16_t i;
 
-	for (i = t->bucket[mz_hash(name)]; i != MALLOC_MZ_NONE; i = t->chain[i])
+	for (i = t->bucket[hash]; i != MALLOC_MZ_NONE; i = t->chain[i])
 		if (strncmp(t->zones[i].name, name, RTE_MEMZONE_NAMESIZE) == 0)
 			return i;
 	return MALLOC_MZ_NONE;
@@ -134,12 +134,13 @@ mz_heaps(struct malloc_state *st, int socket, struct malloc_heap **heaps)
 			heaps[n++] = h;
 		return n;
 	}
-	if (local < RTE_MAX_NUMA_NODES &&
-			(h = malloc_heap_of_socket(st, (int)local)) != NULL)
-		heaps[n++] = h;
+	if (local < RTE_MAX_NUMA_NODES && st->node_heap[local] >= 0)
+		heaps[n++] = &st->heaps[st->node_heap[local]];
 	for (i = 0; i < RTE_MAX_NUMA_NODES; i++) {
-		h = malloc_heap_of_socket(st, (int)i);
-		if (h != NULL && (n == 0 || h != heaps[0]))
+		if (st->node_heap[i] < 0)
+			continue;
+		h = &st->heaps[st->node_heap[i]];
+		if (n == 0 || h != heaps[0])
 			heaps[n++] = h;
 	}
 	return n;
@@ -221,6 +222,7 @@ mz_reserve_locked(struct rte_mem_config *mcfg, const char *name, size_t len,
 		.n_page_sz = mz_page_sizes(flags, sizes),
 	};
 	unsigned int n_heaps = mz_heaps(st, socket, heaps);
+	unsigned int hash = mz_hash(name);
 	struct rte_memzone *mz;
 	uint16_t idx;
 	void *p = NULL;
@@ -230,7 +232,7 @@ mz_reserve_locked(struct rte_mem_config *mcfg, const char *name, size_t len,
 		rte_errno = EINVAL;
 		return NULL;
 	}
-	if (mz_find(t, name) != MALLOC_MZ_NONE) {
+	if (mz_find(t, name, hash) != MALLOC_MZ_NONE) {
 		rte_errno = EEXIST;
 		return NULL;
 	}
@@ -267,8 +269,8 @@ mz_reserve_locked(struct rte_mem_config *mcfg, const char *name, size_t len,
 	mz->hugepage_sz = rte_mem_virt2memseg_list(p)->page_sz;
 	mz->socket_id = heap->socket_id;
 	mz->flags = flags;
-	t->chain[idx] = t->bucket[mz_hash(name)];
-	t->bucket[mz_hash(name)] = idx;
+	t->chain[idx] = t->bucket[hash];
+	t->bucket[hash] = idx;
 	t->n_used++;
 	return mz;
 }
@@ -371,7 +373,7 @@ rte_memzone_lookup(const char *name)
 	}
 	t = &malloc_state_of(mcfg)->memzones;
 	rte_rwlock_read_lock(&mcfg->mlock);
-	idx = mz_find(t, name);
+	idx = mz_find(t, name, mz_hash(name));
 	if (idx != MALLOC_MZ_NONE)
 		mz = &t->zones[idx];
 	rte_rwlock_read_unlock(&mcfg->mlock);
