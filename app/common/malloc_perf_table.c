@@ -83,6 +83,8 @@ mperf_api_name(enum mperf_api api)
 		return "rte_zmalloc";
 	case MPERF_MEMZONE:
 		return "rte_memzone_reserve";
+	case MPERF_LIBC:
+		return "malloc (libc)";
 	default:
 		return "?";
 	}
@@ -157,6 +159,9 @@ mperf_alloc_one(enum mperf_api api, size_t size, unsigned int idx,
 	case MPERF_ZMALLOC:
 		b->addr = rte_zmalloc(NULL, size, 0);
 		break;
+	case MPERF_LIBC:
+		b->addr = malloc(size);
+		break;
 	default:
 		snprintf(name, sizeof(name), "mperf_%u", idx);
 		/* Big pages when there are some, any page size otherwise. */
@@ -169,11 +174,14 @@ mperf_alloc_one(enum mperf_api api, size_t size, unsigned int idx,
 }
 
 static int
-mperf_free_one(const struct mperf_block *b)
+mperf_free_one(enum mperf_api api, const struct mperf_block *b)
 {
 	if (b->mz != NULL)
 		return rte_memzone_free(b->mz);
-	rte_free(b->addr);
+	if (api == MPERF_LIBC)
+		free(b->addr);
+	else
+		rte_free(b->addr);
 	return 0;
 }
 
@@ -202,7 +210,7 @@ mperf_row_measure(enum mperf_api api, size_t size, unsigned int max_runs,
 	if (mperf_cleared(&a1, &f1) < 0)
 		rc = -1;
 	for (i = 0; i < n; i++)
-		if (mperf_free_one(&blocks[i]) < 0)
+		if (mperf_free_one(api, &blocks[i]) < 0)
 			rc = -1;
 	t3 = mperf_now_us();
 	if (rc == 0 && mperf_cleared(&a2, &f2) < 0)
@@ -223,6 +231,7 @@ int
 mperf_run(const struct mperf_config *cfg, mperf_row_cb *cb, void *arg)
 {
 	unsigned int max_runs = cfg->max_runs;
+	unsigned int malloc_runs[RTE_DIM(mperf_sizes)] = { 0 };
 	struct mperf_block *blocks;
 	unsigned int api, s;
 	int rc = 0;
@@ -234,7 +243,9 @@ mperf_run(const struct mperf_config *cfg, mperf_row_cb *cb, void *arg)
 		return -1;
 	for (api = 0; api < MPERF_API_COUNT && rc == 0; api++) {
 		/* One memzone slot stays free for the application's own. */
-		unsigned int runs = api == MPERF_MEMZONE ?
+		unsigned int runs;
+
+		runs = api == MPERF_MEMZONE ?
 				RTE_MIN(cfg->max_runs, RTE_MAX_MEMZONE - 1U) :
 				cfg->max_runs;
 
@@ -244,11 +255,17 @@ mperf_run(const struct mperf_config *cfg, mperf_row_cb *cb, void *arg)
 
 			if (cfg->max_size != 0 && size > cfg->max_size)
 				break;
+			if (api == MPERF_LIBC)
+				runs = malloc_runs[s];
+			if (runs == 0)
+				continue;
 			if (cfg->progress != NULL)
 				fprintf(cfg->progress,
 						"malloc_perf: %s %zu B...\n",
 						mperf_api_name(api), size);
 			rc = mperf_row_measure(api, size, runs, blocks, &row);
+			if (api == MPERF_MALLOC)
+				malloc_runs[s] = row.runs;
 			if (rc == 0 && row.runs > 0)
 				cb(&row, arg);
 		}

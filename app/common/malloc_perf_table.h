@@ -24,6 +24,12 @@ enum mperf_api {
 	MPERF_MALLOC, /**< rte_malloc(), freed by rte_free() */
 	MPERF_ZMALLOC, /**< rte_zmalloc(), freed by rte_free() */
 	MPERF_MEMZONE, /**< rte_memzone_reserve(), freed by rte_memzone_free() */
+	/**
+	 * The C library's malloc() and free(), for reference, with as many
+	 * blocks as rte_malloc got (it does not run out). It clears nothing
+	 * rtemem can count: its cleared fields are 0.
+	 */
+	MPERF_LIBC,
 	MPERF_API_COUNT
 };
 
