@@ -132,6 +132,31 @@ malloc_bins_resized(
 }
 
 /*
+ * Element @p n takes the place of free element @p e on the list of the
+ * class of @p size (e's size there), and e leaves it. The caller then
+ * calls malloc_bins_resized() with @p size if n's size differs.
+ */
+static inline void
+malloc_bins_swap(struct malloc_bins *b, struct malloc_elem *e,
+		struct malloc_elem *n, size_t size)
+{
+	unsigned int f, s;
+
+	n->free_prev = e->free_prev;
+	n->free_next = e->free_next;
+	if (n->free_prev != NULL) {
+		n->free_prev->free_next = n;
+	} else {
+		malloc_bins_class(size, &f, &s);
+		b->head[f][s] = n;
+	}
+	if (n->free_next != NULL)
+		n->free_next->free_prev = n;
+	e->free_prev = NULL;
+	e->free_next = NULL;
+}
+
+/*
  * A free element of at least @p size bytes, from the smallest class that
  * guarantees it, or NULL.
  */

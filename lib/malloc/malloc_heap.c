@@ -109,30 +109,66 @@ heap_remove_free(struct rte_mem_config *mcfg, struct malloc_heap *heap,
 /*
  * Join free element @p e (off the lists) with its free neighbours. The
  * headers that became data are @p e's own if *@p low, and the one at its
- * old end if *@p high.
+ * old end if *@p high. A joined neighbour's place on the free lists goes
+ * to the result, which is then on the list of a size it no longer has:
+ * *@p listed is that size (0: on no list), for heap_relist(). Moving
+ * between lists only when the class changes keeps a free cheap.
  */
 static struct malloc_elem *
 heap_join(struct rte_mem_config *mcfg, struct malloc_heap *heap,
-		struct malloc_elem *e, bool *low, bool *high)
+		struct malloc_elem *e, bool *low, bool *high, size_t *listed)
 {
 	bool match = mcfg->match_allocations != 0;
-	struct malloc_elem *p = e->prev;
+	struct malloc_elem *p = e->prev, *n;
 
 	*low = false;
 	*high = false;
+	*listed = 0;
 	if (p != NULL && malloc_elem_can_join_next(p, match)) {
-		heap_remove_free(mcfg, heap, p);
+		*listed = p->size;
 		malloc_elem_join_next(p);
 		e = p;
 		*low = true;
 	}
 	if (malloc_elem_can_join_next(e, match)) {
-		heap_remove_free(mcfg, heap, e->next);
+		n = e->next;
+		if (*listed == 0) {
+			*listed = n->size;
+			malloc_bins_swap(heap_bins_of(mcfg, heap, n), n, e,
+					n->size);
+		} else {
+			heap_remove_free(mcfg, heap, n);
+		}
 		malloc_elem_join_next(e);
 		*high = true;
 	}
 	heap_note_end(mcfg, e);
 	return e;
+}
+
+/*
+ * Put joined element @p e on its list (@p listed: as heap_join() left
+ * it), or off all lists if @p off.
+ */
+static void
+heap_relist(struct rte_mem_config *mcfg, struct malloc_heap *heap,
+		struct malloc_elem *e, size_t listed, bool off)
+{
+	struct malloc_bins *b = heap_bins_of(mcfg, heap, e);
+	unsigned int f, s;
+
+	if (listed == 0) {
+		if (!off)
+			heap_insert_free(mcfg, heap, e);
+		return;
+	}
+	if (!off) {
+		malloc_bins_resized(b, e, listed);
+		return;
+	}
+	malloc_bins_class(listed, &f, &s);
+	malloc_bins_unlink(b, e, f, s);
+	heap->free_count--;
 }
 
 /* Clear [start, end) outside the ranges going back to the kernel. */
@@ -287,6 +323,7 @@ heap_free_locked(struct rte_mem_config *mcfg, struct malloc_heap *heap,
 	struct heap_range rel[HEAP_MAX_RELEASE];
 	unsigned int n_rel;
 	bool low, high;
+	size_t listed;
 
 	heap->alloc_count--;
 	heap->free_size += e->size;
@@ -303,7 +340,7 @@ heap_free_locked(struct rte_mem_config *mcfg, struct malloc_heap *heap,
 	memset((void *)cs, MALLOC_POISON, ce - cs);
 	malloc_elem_set_dirty(e, true);
 #endif
-	e = heap_join(mcfg, heap, e, &low, &high);
+	e = heap_join(mcfg, heap, e, &low, &high, &listed);
 	if (low)
 		cs -= MALLOC_ELEM_HEADER_LEN;
 	if (high)
@@ -313,9 +350,8 @@ heap_free_locked(struct rte_mem_config *mcfg, struct malloc_heap *heap,
 		heap->cleared_on_free += heap_clear(cs, ce, rel, n_rel);
 	malloc_asan_poison(RTE_PTR_ADD(e, MALLOC_ELEM_HEADER_LEN),
 			e->size - MALLOC_ELEM_HEADER_LEN);
-	if (n_rel == 0)
-		heap_insert_free(mcfg, heap, e);
-	else
+	heap_relist(mcfg, heap, e, listed, n_rel != 0);
+	if (n_rel != 0)
 		heap_release(mcfg, heap, e, rel, n_rel);
 }
 
@@ -346,6 +382,7 @@ malloc_heap_add_memory(struct rte_mem_config *mcfg, struct malloc_heap *heap,
 	unsigned int end = idx + (unsigned int)(len / msl->page_sz);
 	struct malloc_elem *e = va, *j;
 	bool low, high;
+	size_t listed;
 
 	malloc_elem_init(e, len, (uint8_t)msl_idx,
 			(uint8_t)malloc_heap_idx(st, heap), ELEM_FREE, dirty);
@@ -360,7 +397,7 @@ malloc_heap_add_memory(struct rte_mem_config *mcfg, struct malloc_heap *heap,
 	}
 	heap->total_size += len;
 	heap->free_size += len;
-	j = heap_join(mcfg, heap, e, &low, &high);
+	j = heap_join(mcfg, heap, e, &low, &high, &listed);
 	/* A clean result gets the headers that joining turned into data. */
 	if (!malloc_elem_is_dirty(j) && low) {
 		memset(e, 0, MALLOC_ELEM_HEADER_LEN);
@@ -372,7 +409,7 @@ malloc_heap_add_memory(struct rte_mem_config *mcfg, struct malloc_heap *heap,
 	}
 	malloc_asan_poison(RTE_PTR_ADD(j, MALLOC_ELEM_HEADER_LEN),
 			j->size - MALLOC_ELEM_HEADER_LEN);
-	heap_insert_free(mcfg, heap, j);
+	heap_relist(mcfg, heap, j, listed, false);
 	return j;
 }
 
@@ -483,24 +520,35 @@ heap_carve(struct rte_mem_config *mcfg, struct malloc_heap *heap,
 {
 	uintptr_t h = d - MALLOC_ELEM_HEADER_LEN;
 	uintptr_t tail = d + req->size + MALLOC_ELEM_TRAILER_LEN;
+	struct malloc_bins *b = heap_bins_of(mcfg, heap, e);
 	struct malloc_elem *busy = e, *t;
 	size_t old_size = e->size;
+	bool listed = false; /* busy is still on e's list */
 
 	if (h - (uintptr_t)e >= MALLOC_ELEM_MIN_LEN) {
 		/* e stays free below the data, mostly in its list. */
 		busy = malloc_elem_split(e, (void *)h, ELEM_BUSY);
-		malloc_bins_resized(heap_bins_of(mcfg, heap, e), e, old_size);
+		malloc_bins_resized(b, e, old_size);
 		heap->free_size -= busy->size;
 	} else {
-		heap_remove_free(mcfg, heap, e);
+		listed = true;
 		heap->free_size -= e->size;
 	}
 	if ((uintptr_t)malloc_elem_end(busy) - tail >= MALLOC_ELEM_MIN_LEN) {
 		t = malloc_elem_split(busy, (void *)tail, ELEM_FREE);
-		heap_insert_free(mcfg, heap, t);
+		if (listed) {
+			/* Carved from the bottom: t is what is left of e. */
+			malloc_bins_swap(b, busy, t, old_size);
+			malloc_bins_resized(b, t, old_size);
+		} else {
+			heap_insert_free(mcfg, heap, t);
+		}
+		listed = false;
 		heap->free_size += t->size;
 		heap_note_end(mcfg, t);
 	}
+	if (listed)
+		heap_remove_free(mcfg, heap, busy);
 	heap_note_end(mcfg, busy);
 	busy->t.state = ELEM_BUSY;
 	busy->t.pad = (uint32_t)(d - (uintptr_t)busy - MALLOC_ELEM_HEADER_LEN);
@@ -622,21 +670,23 @@ heap_grow(struct rte_mem_config *mcfg, struct malloc_heap *heap,
 }
 
 /*
- * Move the data of @p req to the bottom of free element @p e if e ends a
- * run of pages: the free rest then stays at the run's end, where the
- * next growth of the heap joins it. Carved from the top, it would be a
- * hole below the data, and a run of page-sized requests would grow a
- * page for each one and leave half of every page unused.
+ * Move the data of a large @p req to the bottom of free element @p e if e
+ * ends a run of pages: the free rest then stays at the run's end, where
+ * the next growth of the heap joins it. Carved from the top, it would be
+ * a hole below the data, and a run of page-sized requests would grow a
+ * page for each one and leave half of every page unused. Small requests
+ * keep the top fit, which leaves e's header where it is.
  */
 static void
-heap_fit_low(const struct malloc_elem *e, const struct malloc_req *req,
-		uintptr_t *dp)
+heap_fit_low(struct rte_mem_config *mcfg, const struct malloc_elem *e,
+		const struct malloc_req *req, uintptr_t *dp)
 {
 	uintptr_t d = RTE_ALIGN_CEIL(
 			(uintptr_t)e + MALLOC_ELEM_HEADER_LEN, req->align);
 
 	/* Bounds and IOVA breaks are checked from the top only. */
-	if (e->next != NULL || req->bound != 0 || req->contig)
+	if (e->next != NULL || req->bound != 0 || req->contig ||
+			req->size < heap_msl(mcfg, e)->page_sz / 16)
 		return;
 	/* heap_carve() pads a gap too small for a free element below. */
 	if (d < *dp)
@@ -665,7 +715,7 @@ malloc_heap_alloc(struct rte_mem_config *mcfg, struct malloc_heap *heap,
 		rte_spinlock_unlock(&heap->lock);
 		return NULL;
 	}
-	heap_fit_low(e, req, &d);
+	heap_fit_low(mcfg, e, req, &d);
 	e = heap_carve(mcfg, heap, e, req, d);
 	*dirty = malloc_elem_is_dirty(e);
 	rte_spinlock_unlock(&heap->lock);
