@@ -47,11 +47,16 @@ eal_msl_slot_addr(const struct rte_memseg_list *msl, unsigned int idx)
 	return RTE_PTR_ADD(msl->base_va, (size_t)idx * msl->page_sz);
 }
 
-/* The slot of @p addr, which lies inside the list's range. */
+/*
+ * The slot of @p addr, which lies inside the list's range. Page sizes are
+ * powers of two: a shift, where a division would cost tens of cycles on
+ * every rte_free().
+ */
 static inline unsigned int
 eal_msl_addr_idx(const struct rte_memseg_list *msl, const void *addr)
 {
-	return (unsigned int)(RTE_PTR_DIFF(addr, msl->base_va) / msl->page_sz);
+	return (unsigned int)(RTE_PTR_DIFF(addr, msl->base_va) >>
+			__builtin_ctzll(msl->page_sz));
 }
 
 /*

@@ -87,7 +87,7 @@ heap_note_end(struct rte_mem_config *mcfg, struct malloc_elem *e)
 	if ((off & (msl->page_sz - 1)) != 0)
 		return;
 	ends = eal_mcfg_at(mcfg, st->run_end_off[e->t.msl_idx]);
-	ends[off / msl->page_sz - 1] = e;
+	ends[eal_msl_addr_idx(msl, malloc_elem_end(e)) - 1] = e;
 }
 
 static void
