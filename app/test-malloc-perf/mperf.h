@@ -1,0 +1,313 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The rtemem authors
+ */
+
+#ifndef _MPERF_H_
+#define _MPERF_H_
+
+/*
+ * rtemem-malloc-perf: what its files share. One context (struct mperf_ctx)
+ * is built by main.c and passed to every step; the only process-wide state
+ * is the interrupt flag set by the signal handlers (proc.c).
+ *
+ *   main.c     options, the order of the steps
+ *   machine.c  hugepage facts, the working directories, file cleanup
+ *   proc.c     spawning a timed child process, signals
+ *   startup.c  the start-up modes, the child side, start-up cases
+ *   table.c    the allocator table, in this process
+ *   dpdk.c     running upstream DPDK's dpdk-test for comparison
+ *   output.c   text table, JSON and CSV
+ *   plot.c     running the plot script
+ */
+
+#include <limits.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "malloc_perf_table.h"
+
+#define MPERF_PROG "rtemem-malloc-perf"
+#define MPERF_PLOT_SCRIPT "rtemem-malloc-perf-plot.py"
+
+#define MPERF_MAX_REPS 100 /* repetitions of a start-up case */
+#define MPERF_MAX_SIZES 16 /* entries of --sizes */
+#define MPERF_MAX_MODES 16 /* entries of --modes */
+#define MPERF_MAX_EAL_ARGS 32 /* EAL arguments after "--" */
+#define MPERF_MAX_ARGV 64 /* arguments of a child process */
+
+/* The first argument that makes this program a start-up child. */
+#define MPERF_CHILD_ARG "--startup-child"
+/* The descriptor a start-up child writes its time stamps to. */
+#define MPERF_CHILD_FD 3
+
+/* Exit status of a child whose rte_eal_init() failed. */
+#define MPERF_CHILD_INIT_FAILED 2
+/* Exit status of a child whose first rte_malloc() failed. */
+#define MPERF_CHILD_ALLOC_FAILED 3
+
+/* A start-up mode: how rtemem (and DPDK) are started, and from what. */
+struct mperf_mode {
+	const char *name; /* as given to --modes */
+	const char *desc; /* one line for --help */
+	const char *eal_args[3]; /* EAL arguments of the mode, NULL-ended */
+	bool warm; /* files of an untimed first run are kept and reused */
+	/*
+	 * dpdk-test maps every free hugepage at start in this mode (and
+	 * gives back what -m does not need): beyond --max-mem, so it runs
+	 * only with --dpdk-legacy.
+	 */
+	bool dpdk_maps_all;
+};
+
+extern const struct mperf_mode mperf_modes[];
+extern const unsigned int mperf_n_modes;
+
+/* What a start-up case measures, each from the exec of the process. */
+enum mperf_metric {
+	MPERF_T_INIT, /* rte_eal_init() returned */
+	MPERF_T_ALLOC, /* the first rte_malloc() returned */
+	MPERF_T_EXIT, /* the process exited (whole process) */
+	MPERF_N_METRICS
+};
+
+/* Samples of one metric, in ms. */
+struct mperf_samples {
+	unsigned int n; /* samples taken */
+	double ms[MPERF_MAX_REPS]; /* in the order taken */
+};
+
+/* Median, minimum and maximum of a set of samples. */
+struct mperf_stats {
+	double median; /* ms; the mean of the middle two for even counts */
+	double min; /* ms */
+	double max; /* ms */
+};
+
+/* One start-up case: a mode and a memory size. */
+struct mperf_startup {
+	const struct mperf_mode *mode;
+	unsigned int size_mb; /* -m, in MB */
+	struct mperf_samples rt[MPERF_N_METRICS]; /* rtemem */
+	struct mperf_samples dpdk_exit; /* dpdk-test, exec to exit */
+	bool failed; /* an rtemem run failed: samples are incomplete */
+	bool dpdk_failed; /* a dpdk-test run failed */
+	bool dpdk_skipped; /* dpdk-test not run (dpdk_maps_all) */
+};
+
+/* The rows of an allocator table (rtemem's or DPDK's), growing. */
+struct mperf_rows {
+	struct mperf_row *v; /* rows, in table order */
+	unsigned int n; /* rows used */
+	unsigned int cap; /* rows allocated */
+};
+
+/* Upstream DPDK, when compared with. */
+struct mperf_dpdk {
+	char path[PATH_MAX]; /* dpdk-test; "" when not found */
+	char version[64]; /* as dpdk-test -v prints it, or "" */
+	char note[PATH_MAX + 256]; /* why there is no comparison, or "" */
+	char runtime_base[PATH_MAX]; /* where it puts <prefix>/ */
+	bool runtime_base_existed; /* runtime_base existed before us */
+	double nohuge_ms; /* dpdk-test -v --no-huge -m 64, exec to exit, ms */
+	bool have_table; /* its malloc_perf_autotest ran and was parsed */
+	struct mperf_memset_ref memset; /* its memset reference */
+	struct mperf_rows rows; /* its allocator table */
+};
+
+/* Facts about the machine, read at start. */
+struct mperf_machine {
+	char kernel[160]; /* uname -sr */
+	char rtemem_version[64]; /* rte_version() */
+	uint64_t page_sz; /* page size of --huge-dir, bytes */
+	long total_pages; /* nr_hugepages of that size */
+	long free_pages; /* free_hugepages of that size, at start */
+	long free_pages_end; /* the same at the end, or -1 */
+	unsigned int n_nodes; /* NUMA nodes, at least 1 */
+	int cpu; /* CPU the measured processes run on (-l) */
+};
+
+/* The command line, read-only once parsed. */
+struct mperf_opts {
+	const char *huge_dir; /* --huge-dir */
+	unsigned int sizes_mb[MPERF_MAX_SIZES]; /* --sizes, in order */
+	unsigned int n_sizes;
+	const struct mperf_mode *modes[MPERF_MAX_MODES]; /* --modes */
+	unsigned int n_modes;
+	unsigned int reps; /* --reps */
+	unsigned int max_mem_mb; /* --max-mem; 0: free memory less a margin */
+	bool no_startup; /* --no-startup */
+	bool no_alloc_table; /* --no-alloc-table */
+	size_t max_size; /* --max-size, bytes; 0: no limit */
+	unsigned int max_runs; /* --runs */
+	const char *json; /* --json FILE, or NULL */
+	const char *csv; /* --csv FILE, or NULL */
+	const char *plot; /* --plot FILE, or NULL */
+	bool compare_dpdk; /* --compare-dpdk */
+	const char *dpdk_test; /* --dpdk-test PATH, or NULL: search PATH */
+	bool dpdk_legacy; /* --dpdk-legacy: run dpdk-test's legacy mode */
+	bool quiet; /* --quiet: no progress */
+	char *const *eal_args; /* after "--": for the allocator table */
+	unsigned int n_eal_args;
+};
+
+/* Everything one run uses and produces. */
+struct mperf_ctx {
+	struct mperf_opts opts;
+	struct mperf_machine machine;
+	char prefix[32]; /* --file-prefix of every measured process */
+	char rt_dir[PATH_MAX]; /* rtemem's hugetlbfs sub-directory */
+	char dpdk_dir[PATH_MAX]; /* dpdk-test's hugetlbfs sub-directory */
+	bool huge_dir_created; /* --huge-dir did not exist: remove it */
+	bool rt_dir_created; /* rt_dir did not exist: remove it */
+	bool dpdk_dir_created; /* dpdk_dir did not exist: remove it */
+	unsigned int cap_mb; /* most memory a case may map at a time */
+	unsigned int dropped_mb[MPERF_MAX_SIZES]; /* sizes above the cap */
+	unsigned int n_dropped;
+	struct mperf_startup *startup; /* cases, in the order run */
+	unsigned int n_startup;
+	bool have_table; /* the allocator table ran */
+	struct mperf_memset_ref memset; /* its memset reference */
+	struct mperf_rows rows; /* its rows */
+	bool compare; /* dpdk-test found and usable */
+	struct mperf_dpdk dpdk;
+	FILE *progress; /* stderr, or NULL with --quiet */
+};
+
+/* ---- machine.c ---- */
+
+/*
+ * Check that @p ctx->opts.huge_dir is on hugetlbfs (creating it if its
+ * parent is), read the machine facts and create the two sub-directories,
+ * which must be empty. @return 0, or -1 after printing why.
+ */
+int mperf_machine_setup(struct mperf_ctx *ctx);
+
+/* Free pages of the size of the working directory, or -1. */
+long mperf_free_pages(const struct mperf_ctx *ctx);
+
+/* Remove every file in @p dir (not sub-directories). @return files left. */
+int mperf_dir_clear(const char *dir);
+
+/*
+ * Remove every file the run created and the directories it created, and
+ * compare the free hugepages with the start. @return 0, or -1 if a file or
+ * directory could not be removed.
+ */
+int mperf_machine_cleanup(struct mperf_ctx *ctx);
+
+/* Print a progress line on stderr unless --quiet. */
+void mperf_progress(const struct mperf_ctx *ctx, const char *fmt, ...)
+		__attribute__((format(printf, 2, 3)));
+
+/* ---- proc.c ---- */
+
+/* A child process to run and time. */
+struct mperf_proc {
+	const char *path; /* program to execute */
+	char *argv[MPERF_MAX_ARGV]; /* NULL-ended */
+	bool clean_env; /* drop DPDK_TEST and DPDK_TEST_PARAMS */
+	const char *env_add; /* one NAME=VALUE to add, or NULL */
+	bool stamps; /* give the child a pipe on MPERF_CHILD_FD */
+	unsigned int timeout_s; /* kill the child after this */
+	/* results */
+	int status; /* exit status, or -1 (killed or not started) */
+	double exit_ms; /* spawn to exit, ms */
+	double stamp_ms[2]; /* spawn to the child's stamps, ms, or -1 */
+	char *output; /* the child's stdout and stderr (malloc), or NULL */
+};
+
+/* Start the child, wait for it, fill the results. @return 0 if it exited
+ * with status 0, else -1 (proc->output says what it printed).
+ */
+int mperf_proc_run(struct mperf_proc *proc);
+
+/* Free the output of a run. */
+void mperf_proc_release(struct mperf_proc *proc);
+
+/* Print the last lines of a failed child's output on stderr. */
+void mperf_proc_report(const struct mperf_proc *proc, const char *what);
+
+/* Find @p name in $PATH. @return 0 with the path in @p buf, or -1. */
+int mperf_path_search(const char *name, char *buf, size_t len);
+
+/* Catch SIGINT and SIGTERM: mperf_interrupted() then returns true. */
+void mperf_signals_init(void);
+bool mperf_interrupted(void);
+
+/* ---- startup.c ---- */
+
+/* Look a mode up by name. @return it, or NULL. */
+const struct mperf_mode *mperf_mode_find(const char *name);
+
+/* The child side: init, allocate, report the stamps, exit. */
+int mperf_startup_child(int argc, char **argv);
+
+/*
+ * Run every (size, mode) case, rtemem and (if ctx->compare) dpdk-test
+ * repetitions interleaved. @return 0, or -1 if a case failed or the run
+ * was interrupted (the cases done so far are in ctx->startup).
+ */
+int mperf_startup_run(struct mperf_ctx *ctx);
+
+/* Median, min and max of @p s (all 0 when empty). */
+void mperf_stats_get(const struct mperf_samples *s, struct mperf_stats *st);
+
+/* ---- table.c ---- */
+
+/* Append a row. @return 0, or -1 out of memory. */
+int mperf_rows_add(struct mperf_rows *rows, const struct mperf_row *row);
+void mperf_rows_free(struct mperf_rows *rows);
+
+/*
+ * The memory limit of an allocator table run, as an EAL option (returned)
+ * and its value (into @p buf): --socket-limit per NUMA node, or -m when
+ * the EAL arguments after "--" fix the memory (--legacy-mem, --no-huge).
+ */
+const char *mperf_table_limit(
+		const struct mperf_ctx *ctx, char *buf, size_t len);
+
+/*
+ * Initialize rtemem in this process, measure the memset reference and the
+ * allocator table, clean up. @return 0, or -1 after printing why.
+ */
+int mperf_table_run(struct mperf_ctx *ctx);
+
+/* ---- dpdk.c ---- */
+
+/*
+ * Find dpdk-test and check that it starts. Sets ctx->compare, or
+ * ctx->dpdk.note with the reason when it cannot compare.
+ */
+void mperf_dpdk_probe(struct mperf_ctx *ctx);
+
+/* EAL arguments of a dpdk-test start-up run, into @p proc. */
+void mperf_dpdk_startup_proc(const struct mperf_ctx *ctx,
+		const struct mperf_mode *mode, unsigned int size_mb,
+		struct mperf_proc *proc, char *buf, size_t len);
+
+/*
+ * Run dpdk-test's malloc_perf_autotest and parse its table into
+ * ctx->dpdk. @return 0, or -1 (ctx->dpdk.note says why).
+ */
+int mperf_dpdk_table_run(struct mperf_ctx *ctx);
+
+/* Remove dpdk-test's runtime directory of our prefix. */
+void mperf_dpdk_cleanup(struct mperf_ctx *ctx);
+
+/* ---- output.c ---- */
+
+void mperf_print_startup(const struct mperf_ctx *ctx, FILE *f);
+void mperf_print_table(const struct mperf_ctx *ctx, FILE *f);
+/* @return 0, or -1 after printing why. */
+int mperf_write_json(const struct mperf_ctx *ctx, const char *path);
+int mperf_write_csv(const struct mperf_ctx *ctx, const char *path);
+
+/* ---- plot.c ---- */
+
+/* Draw @p json_path into @p out. @return 0, or -1 after printing why. */
+int mperf_plot(const char *json_path, const char *out);
+
+#endif /* _MPERF_H_ */
