@@ -49,6 +49,22 @@ const size_t mperf_sizes[] = {
 };
 const unsigned int mperf_n_sizes = RTE_DIM(mperf_sizes);
 
+/*
+ * The C library's rows stop at this many bytes in all: hugepage memory is
+ * reserved apart from the rest, and as many blocks as the heap got could
+ * take more than the machine has left.
+ */
+#define MPERF_LIBC_MAX GIB
+
+/* Blocks of @p size for the C library's row, after @p heap_runs. */
+static unsigned int
+mperf_libc_runs(unsigned int heap_runs, size_t size)
+{
+	size_t fit = size >= MPERF_LIBC_MAX ? 1 : MPERF_LIBC_MAX / size;
+
+	return fit < heap_runs ? (unsigned int)fit : heap_runs;
+}
+
 /* One block, whichever call made it. */
 struct mperf_block {
 	void *addr;
@@ -256,7 +272,7 @@ mperf_run(const struct mperf_config *cfg, mperf_row_cb *cb, void *arg)
 			if (cfg->max_size != 0 && size > cfg->max_size)
 				break;
 			if (api == MPERF_LIBC)
-				runs = malloc_runs[s];
+				runs = mperf_libc_runs(malloc_runs[s], size);
 			if (runs == 0)
 				continue;
 			if (cfg->progress != NULL)

@@ -26,7 +26,8 @@ enum mperf_api {
 	MPERF_MEMZONE, /**< rte_memzone_reserve(), freed by rte_memzone_free() */
 	/**
 	 * The C library's malloc() and free(), for reference, with as many
-	 * blocks as rte_malloc got (it does not run out). It clears nothing
+	 * blocks as rte_malloc got, up to 1 GiB in all (it does not run out
+	 * of hugepages, but of the machine's memory). It clears nothing
 	 * rtemem can count: its cleared fields are 0.
 	 */
 	MPERF_LIBC,
