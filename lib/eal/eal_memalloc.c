@@ -77,12 +77,6 @@ memalloc_map_run(struct eal_mem *mem, unsigned int l, unsigned int idx,
 		unsigned int n, struct rte_memseg **ms)
 {
 	struct rte_memseg_list *msl = &mem->mcfg->memsegs[l];
-	/*
-	 * With one node, pages can land nowhere else: asking the kernel to
-	 * place them and checking where they went would cost six system
-	 * calls for every growth of the heap.
-	 */
-	bool place = mem->hpi->n_nodes > 1;
 	struct eal_numa_saved numa;
 	int ret, node = -1;
 	bool *dirty;
@@ -90,15 +84,12 @@ memalloc_map_run(struct eal_mem *mem, unsigned int l, unsigned int idx,
 	dirty = calloc(n, sizeof(*dirty));
 	if (dirty == NULL)
 		return -ENOMEM;
-	if (place)
-		eal_numa_prefer(msl->socket_id, &numa);
+	eal_numa_prefer(msl->socket_id, &numa);
 	ret = mem->backing->map(mem, l, idx, n, dirty);
-	if (place)
-		eal_numa_restore(&numa);
+	eal_numa_restore(&numa);
 	if (ret == 0) {
-		if (place)
-			ret = eal_numa_check(eal_msl_slot_addr(msl, idx),
-					msl->page_sz, n, msl->socket_id, &node);
+		ret = eal_numa_check(eal_msl_slot_addr(msl, idx), msl->page_sz,
+				n, msl->socket_id, &node);
 		if (ret == -EXDEV)
 			EAL_LOG(ERR, "pages for node %d landed on node %d",
 					msl->socket_id, node);

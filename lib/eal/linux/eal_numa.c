@@ -5,10 +5,12 @@
 /*
  * NUMA placement with libnuma. The check asks the kernel where a whole run
  * of pages is in one move_pages() call (with no target nodes, it only
- * reports), instead of one get_mempolicy() per page.
+ * reports), instead of one get_mempolicy() per page. On a machine with one
+ * node, nothing is asked.
  */
 
 #include <errno.h>
+#include <stdbool.h>
 #include <numa.h>
 #include <numaif.h>
 
@@ -18,13 +20,25 @@
 
 #define NUMA_CHECK_BATCH 256
 
+/*
+ * With one node, pages can land nowhere else: asking the kernel to place
+ * them and checking where they went would cost six system calls on every
+ * growth of the heap (libnuma's probe is one). libnuma counts the nodes
+ * once, when it loads.
+ */
+static bool
+numa_matters(void)
+{
+	return numa_num_configured_nodes() > 1 && numa_available() >= 0;
+}
+
 void
 eal_numa_prefer(int socket, struct eal_numa_saved *saved)
 {
 	unsigned long mask[RTE_DIM(saved->mask)] = { 0 };
 
 	saved->mode = -1;
-	if (numa_available() < 0 || socket < 0)
+	if (socket < 0 || !numa_matters())
 		return;
 	if (get_mempolicy(&saved->mode, saved->mask, sizeof(saved->mask) * 8,
 			    NULL, 0) != 0) {
@@ -52,7 +66,7 @@ eal_numa_check(void *addr, uint64_t page_sz, unsigned int n, int socket,
 	int status[NUMA_CHECK_BATCH];
 	unsigned int i, done, batch;
 
-	if (numa_available() < 0)
+	if (!numa_matters())
 		return 0;
 	for (done = 0; done < n; done += batch) {
 		batch = RTE_MIN(n - done, (unsigned int)NUMA_CHECK_BATCH);
