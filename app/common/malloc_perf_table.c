@@ -8,9 +8,9 @@
  * time each phase as a whole. Each phase is timed as one loop, so the
  * clock's own cost is spread over thousands of calls.
  *
- * The bytes the allocator cleared come from the heap's statistics
- * (heap_cleared_on_zmalloc_bytes, heap_cleared_on_free_bytes, summed over
- * the NUMA nodes), read before and after each phase.
+ * The bytes the allocator cleared come from the heap's statistics summed
+ * over the NUMA nodes (mperf_heap_totals()), read before and after each
+ * phase.
  */
 
 #include <stdbool.h>
@@ -141,22 +141,21 @@ mperf_memset_reference(
 	return 0;
 }
 
-/* Bytes the heaps of all nodes have cleared so far, or -1. */
-static int
-mperf_cleared(uint64_t *on_alloc, uint64_t *on_free)
+int
+mperf_heap_totals(struct mperf_heap_totals *t)
 {
 	unsigned int i, n = rte_socket_count();
 
-	*on_alloc = 0;
-	*on_free = 0;
+	memset(t, 0, sizeof(*t));
 	for (i = 0; i < n; i++) {
 		struct rte_malloc_socket_stats st;
 
 		if (rte_malloc_get_socket_stats(rte_socket_id_by_idx(i), &st) <
 				0)
 			return -1;
-		*on_alloc += st.heap_cleared_on_zmalloc_bytes;
-		*on_free += st.heap_cleared_on_free_bytes;
+		t->alloc_count += st.alloc_count;
+		t->cleared_on_zmalloc += st.heap_cleared_on_zmalloc_bytes;
+		t->cleared_on_free += st.heap_cleared_on_free_bytes;
 	}
 	return 0;
 }
@@ -206,7 +205,7 @@ static int
 mperf_row_measure(enum mperf_api api, size_t size, unsigned int max_runs,
 		struct mperf_block *blocks, struct mperf_row *row)
 {
-	uint64_t a0, f0, a1, f1, a2, f2;
+	struct mperf_heap_totals h0, h1, h2;
 	double t0, t1, t2, t3;
 	unsigned int i, n = 0;
 	int rc = 0;
@@ -214,7 +213,7 @@ mperf_row_measure(enum mperf_api api, size_t size, unsigned int max_runs,
 	memset(row, 0, sizeof(*row));
 	row->api = api;
 	row->size = size;
-	if (mperf_cleared(&a0, &f0) < 0)
+	if (mperf_heap_totals(&h0) < 0)
 		return -1;
 	t0 = mperf_now_us();
 	while (n < max_runs && mperf_alloc_one(api, size, n, &blocks[n]))
@@ -223,13 +222,13 @@ mperf_row_measure(enum mperf_api api, size_t size, unsigned int max_runs,
 	for (i = 0; i < n; i++)
 		memset(blocks[i].addr, MPERF_FILL, size);
 	t2 = mperf_now_us();
-	if (mperf_cleared(&a1, &f1) < 0)
+	if (mperf_heap_totals(&h1) < 0)
 		rc = -1;
 	for (i = 0; i < n; i++)
 		if (mperf_free_one(api, &blocks[i]) < 0)
 			rc = -1;
 	t3 = mperf_now_us();
-	if (rc == 0 && mperf_cleared(&a2, &f2) < 0)
+	if (rc == 0 && mperf_heap_totals(&h2) < 0)
 		rc = -1;
 	if (rc < 0 || n == 0)
 		return rc;
@@ -238,8 +237,11 @@ mperf_row_measure(enum mperf_api api, size_t size, unsigned int max_runs,
 	row->alloc_us = (t1 - t0) / n;
 	row->memset_us = (t2 - t1) / n;
 	row->free_us = (t3 - t2) / n;
-	row->cleared_alloc = (double)(a1 - a0) / n;
-	row->cleared_free = (double)(f2 - f1) / n;
+	row->cleared_alloc = (double)(h1.cleared_on_zmalloc -
+					     h0.cleared_on_zmalloc) /
+			n;
+	row->cleared_free = (double)(h2.cleared_on_free - h1.cleared_on_free) /
+			n;
 	return 0;
 }
 

@@ -63,6 +63,21 @@ struct mperf_memset_ref {
 	double us_per_mib; /**< the same, as time per MiB */
 };
 
+/** The heap statistics the table uses, summed over the NUMA nodes. */
+struct mperf_heap_totals {
+	uint64_t alloc_count; /**< busy blocks */
+	uint64_t cleared_on_zmalloc; /**< bytes rte_zmalloc() cleared */
+	uint64_t cleared_on_free; /**< bytes rte_free() cleared */
+};
+
+/**
+ * Sum the heap statistics of every NUMA node.
+ *
+ * @return
+ *   0, or -1 if a node's statistics could not be read.
+ */
+int mperf_heap_totals(struct mperf_heap_totals *t);
+
 /** Called once per measured row, in table order. */
 typedef void(mperf_row_cb)(const struct mperf_row *row, void *arg);
 

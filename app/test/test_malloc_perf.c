@@ -19,9 +19,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include <rte_lcore.h>
-#include <rte_malloc.h>
-
 #include "malloc_perf_table.h"
 #include "test.h"
 
@@ -46,24 +43,6 @@ mp_env(const char *name, unsigned long long def)
 	return n;
 }
 
-/* Blocks allocated from the heaps of all nodes, or -1. */
-static long long
-mp_alloc_count(void)
-{
-	unsigned int i, n = rte_socket_count();
-	long long count = 0;
-
-	for (i = 0; i < n; i++) {
-		struct rte_malloc_socket_stats st;
-
-		if (rte_malloc_get_socket_stats(rte_socket_id_by_idx(i), &st) <
-				0)
-			return -1;
-		count += st.alloc_count;
-	}
-	return count;
-}
-
 static void
 mp_print_row(const struct mperf_row *row, void *arg)
 {
@@ -79,8 +58,8 @@ test_malloc_perf(void)
 {
 	struct mperf_memset_ref ref;
 	struct mperf_config cfg;
+	struct mperf_heap_totals before, after;
 	unsigned int rows = 0;
-	long long before;
 	int rc;
 
 	mperf_config_default(&cfg);
@@ -92,8 +71,8 @@ test_malloc_perf(void)
 	if (getenv("RTEMEM_PERF_MAX_SIZE") != NULL)
 		TEST_ASSERT(cfg.max_size > 0, "bad RTEMEM_PERF_MAX_SIZE");
 
-	before = mp_alloc_count();
-	TEST_ASSERT(before >= 0, "cannot read the heap statistics");
+	TEST_ASSERT_SUCCESS(mperf_heap_totals(&before),
+			"cannot read the heap statistics");
 	if (mperf_memset_reference(&cfg, &ref) < 0)
 		return test_skip_hugepages("not even 1 MiB of heap memory");
 	mperf_print_memset(stdout, &ref);
@@ -105,7 +84,9 @@ test_malloc_perf(void)
 	rc = mperf_run(&cfg, mp_print_row, &rows);
 	TEST_ASSERT_SUCCESS(rc, "the table could not be measured");
 	TEST_ASSERT(rows > 0, "no row: no size could be allocated at all");
-	TEST_ASSERT_EQUAL(mp_alloc_count(), before,
+	TEST_ASSERT_SUCCESS(mperf_heap_totals(&after),
+			"cannot read the heap statistics");
+	TEST_ASSERT_EQUAL(after.alloc_count, before.alloc_count,
 			"the heap holds blocks the benchmark did not free");
 	return TEST_SUCCESS;
 }
