@@ -48,6 +48,13 @@ eal_mem_get(void)
 	return eal_ctx == NULL ? NULL : &eal_ctx->mem;
 }
 
+/* Every rte_malloc() and rte_free() asks: one load, no call. */
+struct rte_mem_config *
+eal_mcfg_get(void)
+{
+	return eal_ctx == NULL ? NULL : eal_ctx->mem.mcfg;
+}
+
 static int
 eal_fail(int err_no, const char *msg)
 {

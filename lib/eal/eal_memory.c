@@ -27,14 +27,6 @@
 #include "linux/eal_iova.h"
 #include "linux/eal_os.h"
 
-struct rte_mem_config *
-eal_mcfg_get(void)
-{
-	struct eal_mem *mem = eal_mem_get();
-
-	return mem == NULL ? NULL : mem->mcfg;
-}
-
 int
 rte_memseg_list_walk_thread_unsafe(rte_memseg_list_walk_t func, void *arg)
 {
