@@ -153,14 +153,21 @@ malloc_heap_elem_linked(
 		struct rte_mem_config *mcfg, const struct malloc_elem *e)
 {
 	const struct rte_memseg_list *msl = &mcfg->memsegs[e->t.msl_idx];
+	const struct malloc_elem *p = e->prev;
 
 	if (e->t.state != ELEM_BUSY)
 		return false;
 	if (e->next != NULL && (void *)e->next != malloc_elem_end(e))
 		return false;
-	return e->prev == NULL ||
-			(heap_in_list(mcfg, msl, e->prev) &&
-					malloc_elem_end(e->prev) == (void *)e);
+	/*
+	 * A busy element's neighbours are heap elements, mapped: its header
+	 * was checked before the lock, and only a racing free could have
+	 * changed it. A bound check on prev is enough to read it safely.
+	 */
+	return p == NULL ||
+			((uintptr_t)p >= (uintptr_t)msl->base_va &&
+					(uintptr_t)p < (uintptr_t)e &&
+					malloc_elem_end(p) == (void *)e);
 }
 
 struct malloc_elem *
