@@ -142,7 +142,9 @@ heap_join(struct rte_mem_config *mcfg, struct malloc_heap *heap,
 		malloc_elem_join_next(e);
 		*high = true;
 	}
-	heap_note_end(mcfg, e);
+	/* Unjoined, e keeps its end and its run-end entry. */
+	if (*low || *high)
+		heap_note_end(mcfg, e);
 	return e;
 }
 
@@ -179,6 +181,12 @@ heap_clear(uintptr_t start, uintptr_t end, const struct heap_range *rel,
 	uint64_t done = 0;
 	unsigned int i;
 
+	if (n_rel == 0) {
+		/* Every small free: one memset. */
+		malloc_asan_unpoison((void *)start, end - start);
+		memset((void *)start, 0, end - start);
+		return end - start;
+	}
 	for (i = 0; i <= n_rel && start < end; i++) {
 		uintptr_t stop = i < n_rel ? RTE_MIN(rel[i].start, end) : end;
 
@@ -208,17 +216,15 @@ heap_page_freeable(struct rte_mem_config *mcfg,
  * element.
  */
 static unsigned int
-heap_plan_release(struct rte_mem_config *mcfg, const struct malloc_heap *heap,
-		const struct malloc_elem *e, struct heap_range *rel)
+heap_plan_release_pages(struct rte_mem_config *mcfg,
+		const struct malloc_heap *heap, const struct malloc_elem *e,
+		struct heap_range *rel)
 {
 	const struct rte_memseg_list *msl = heap_msl(mcfg, e);
 	uintptr_t s = (uintptr_t)e, end = (uintptr_t)malloc_elem_end(e);
 	uintptr_t pg = msl->page_sz, lo, hi, a;
 	unsigned int n = 0;
 
-	/* Most frees: no whole page inside, nothing to ask lib/eal. */
-	if (e->size < pg)
-		return 0;
 	if (heap->external || mcfg->legacy_mem || !eal_memalloc_can_grow())
 		return 0;
 	if (mcfg->match_allocations &&
@@ -245,6 +251,16 @@ heap_plan_release(struct rte_mem_config *mcfg, const struct malloc_heap *heap,
 		a = b + pg;
 	}
 	return n;
+}
+
+static inline unsigned int
+heap_plan_release(struct rte_mem_config *mcfg, const struct malloc_heap *heap,
+		const struct malloc_elem *e, struct heap_range *rel)
+{
+	/* Most frees: no whole page inside, nothing to ask lib/eal. */
+	if (e->size < heap_msl(mcfg, e)->page_sz)
+		return 0;
+	return heap_plan_release_pages(mcfg, heap, e, rel);
 }
 
 /* Hand pages [a, b) of list @p msl back to lib/eal. */
@@ -398,6 +414,8 @@ malloc_heap_add_memory(struct rte_mem_config *mcfg, struct malloc_heap *heap,
 	heap->total_size += len;
 	heap->free_size += len;
 	j = heap_join(mcfg, heap, e, &low, &high, &listed);
+	if (!low && !high)
+		heap_note_end(mcfg, j);
 	/* A clean result gets the headers that joining turned into data. */
 	if (!malloc_elem_is_dirty(j) && low) {
 		memset(e, 0, MALLOC_ELEM_HEADER_LEN);
@@ -768,6 +786,7 @@ malloc_heap_resize(struct rte_mem_config *mcfg, struct malloc_heap *heap,
 	else if ((uintptr_t)malloc_elem_end(e) - want >= MALLOC_ELEM_MIN_LEN) {
 		t = malloc_elem_split(e, (void *)want, ELEM_BUSY);
 		heap_note_end(mcfg, e);
+		heap_note_end(mcfg, t);
 		heap->alloc_count++;
 		heap_free_locked(mcfg, heap, t);
 	}
