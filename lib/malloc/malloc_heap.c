@@ -325,8 +325,11 @@ heap_release(struct rte_mem_config *mcfg, struct malloc_heap *heap,
 		}
 		cur = tail;
 	}
-	if (cur != NULL)
+	if (cur != NULL) {
+		/* The run-end entry still names the element before release. */
 		heap_insert_free(mcfg, heap, cur);
+		heap_note_end(mcfg, cur);
+	}
 }
 
 /* Free busy element @p e; the caller holds the heap lock. */
