@@ -1304,6 +1304,24 @@ test_ext_heap_memory_errors(void)
 
 #define EXT_ALLOCS 64
 
+/* External memory has no file rtemem knows: no descriptor for it. */
+static int
+ext_heap_no_fd(const struct ext_heap *h)
+{
+	const struct rte_memseg *ms = rte_mem_virt2memseg(h->va, NULL);
+	size_t off = 7;
+
+	TEST_ASSERT_NOT_NULL(ms, "no memseg for external memory");
+	rte_errno = 0;
+	TEST_ASSERT_EQUAL(rte_memseg_get_fd(ms), -1, "get_fd");
+	TEST_ASSERT_EQUAL(rte_errno, ENOTSUP, "get_fd errno %d", rte_errno);
+	rte_errno = 0;
+	TEST_ASSERT_EQUAL(rte_memseg_get_fd_offset(ms, &off), -1, "offset");
+	TEST_ASSERT_EQUAL(rte_errno, ENOTSUP, "offset errno %d", rte_errno);
+	TEST_ASSERT_EQUAL(off, 7, "offset written on failure");
+	return TEST_SUCCESS;
+}
+
 /* Allocations lie inside the memory; IOVAs follow the page array. */
 static int
 test_ext_heap_alloc_iova(void)
@@ -1319,6 +1337,7 @@ test_ext_heap_alloc_iova(void)
 	for (i = 0; i < RTE_DIM(iova); i++)
 		iova[i] = 0x40000000 + (RTE_DIM(iova) - i) * 0x10000;
 	CHECK(ext_heap_setup(&h, "malloc_iova", EXT_LEN, iova));
+	CHECK(ext_heap_no_fd(&h));
 	seed_random("ext heap");
 	for (i = 0; i < EXT_ALLOCS; i++) {
 		size = rand_size(16 * 1024);

@@ -187,6 +187,12 @@ check_fd(struct rte_memseg **ms)
 	TEST_ASSERT(fd >= 0, "get_fd: %s", rte_strerror(rte_errno));
 	TEST_ASSERT_SUCCESS(rte_memseg_get_fd_offset(ms[2], &off), "offset");
 	TEST_ASSERT_EQUAL(off, 0, "file per page: offset %zu", off);
+	off = 1;
+	TEST_ASSERT_SUCCESS(rte_memseg_get_fd_offset_thread_unsafe(ms[2], &off),
+			"offset, thread unsafe: as the locked call, 0");
+	TEST_ASSERT_EQUAL(off, 0, "thread unsafe: offset %zu", off);
+	TEST_ASSERT_EQUAL(rte_memseg_get_fd_thread_unsafe(ms[2]), fd,
+			"thread unsafe: another descriptor");
 	TEST_ASSERT_SUCCESS(fstat(fd, &st), "fstat");
 	TEST_ASSERT_EQUAL((size_t)st.st_size, PG, "file size %zu",
 			(size_t)st.st_size);

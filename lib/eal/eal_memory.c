@@ -232,31 +232,55 @@ memseg_locate(const struct rte_memseg *ms, unsigned int *l, unsigned int *idx)
 	return 0;
 }
 
+/*
+ * The descriptor and offset of the file behind page @p ms, or -errno.
+ * Memory an application added is not rtemem's: it has no file here.
+ */
+static int
+memseg_fd(const struct rte_memseg *ms, int *fd, uint64_t *off)
+{
+	struct rte_mem_config *mcfg = eal_mcfg_get();
+	struct eal_mem *mem = eal_mem_get();
+	unsigned int l, idx;
+	int ret;
+
+	ret = memseg_locate(ms, &l, &idx);
+	if (ret < 0)
+		return ret;
+	if (mcfg->memsegs[l].external)
+		return -ENOTSUP;
+	return mem->backing->get_fd(mem, l, idx, fd, off);
+}
+
 int
 rte_memseg_get_fd_offset_thread_unsafe(
 		const struct rte_memseg *ms, size_t *offset)
 {
-	struct eal_mem *mem = eal_mem_get();
-	unsigned int l, idx;
 	uint64_t off;
 	int fd, ret;
 
-	ret = memseg_locate(ms, &l, &idx);
-	if (ret == 0)
-		ret = mem->backing->get_fd(mem, l, idx, &fd, &off);
+	ret = memseg_fd(ms, &fd, &off);
 	if (ret < 0) {
 		rte_errno = -ret;
 		return -1;
 	}
 	if (offset != NULL)
 		*offset = (size_t)off;
-	return fd;
+	return 0;
 }
 
 int
 rte_memseg_get_fd_thread_unsafe(const struct rte_memseg *ms)
 {
-	return rte_memseg_get_fd_offset_thread_unsafe(ms, NULL);
+	uint64_t off;
+	int fd, ret;
+
+	ret = memseg_fd(ms, &fd, &off);
+	if (ret < 0) {
+		rte_errno = -ret;
+		return -1;
+	}
+	return fd;
 }
 
 int
@@ -278,7 +302,7 @@ rte_memseg_get_fd_offset(const struct rte_memseg *ms, size_t *offset)
 	rte_mcfg_mem_read_lock();
 	ret = rte_memseg_get_fd_offset_thread_unsafe(ms, offset);
 	rte_mcfg_mem_read_unlock();
-	return ret < 0 ? -1 : 0;
+	return ret;
 }
 
 uint64_t
