@@ -5,13 +5,15 @@
 /*
  * The EAL options that shape how heaps grow and shrink, each in a child
  * process of its own: --socket-limit (growth refused past the limit) and
- * --match-allocations (pages go back only as the block they came in).
+ * --match-allocations (pages go back only as the block they came in),
+ * and external heaps under --no-huge.
  */
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include <rte_common.h>
 #include <rte_errno.h>
@@ -89,6 +91,47 @@ mo_child_match(int argc, char **argv)
 }
 REGISTER_CHILD_ACTION(mo_match, mo_child_match)
 
+/*
+ * Child with --no-huge: a NUMA node means any node, but an external
+ * heap's socket id still picks that heap.
+ */
+static int
+mo_child_nohuge_external(int argc, char **argv)
+{
+	const size_t len = 4 * MB;
+	uintptr_t lo, hi;
+	void *va, *p, *q;
+	int socket;
+
+	RTE_SET_USED(argc);
+	RTE_SET_USED(argv);
+	va = mmap(NULL, len, PROT_READ | PROT_WRITE,
+			MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (va == MAP_FAILED)
+		return 1;
+	if (rte_malloc_heap_create("mo_ext") < 0 ||
+			rte_malloc_heap_memory_add("mo_ext", va, len, NULL,
+					len / 4096, 4096) < 0)
+		return 2;
+	socket = rte_malloc_heap_get_socket("mo_ext");
+	lo = (uintptr_t)va;
+	hi = lo + len;
+	p = rte_malloc_socket(NULL, 1000, 0, socket);
+	if (p == NULL || (uintptr_t)p < lo || (uintptr_t)p + 1000 > hi)
+		return 3;
+	q = rte_malloc_socket(NULL, 1000, 0, 0);
+	if (q == NULL || ((uintptr_t)q >= lo && (uintptr_t)q < hi))
+		return 4;
+	rte_free(q);
+	rte_free(p);
+	if (rte_malloc_heap_memory_remove("mo_ext", va, len) < 0 ||
+			rte_malloc_heap_destroy("mo_ext") < 0)
+		return 5;
+	munmap(va, len);
+	return 0;
+}
+REGISTER_CHILD_ACTION(mo_nohuge_external, mo_child_nohuge_external)
+
 /* Run @p action with @p opt (or none) in a scratch dir; 0 if it exit 0. */
 static int
 mo_run(const char *name, const char *action, const char *opt,
@@ -137,12 +180,19 @@ test_mo_no_match(void)
 	return mo_run("nomatch", "mo_match", NULL, "2");
 }
 
+static int
+test_mo_nohuge_external(void)
+{
+	return mo_run("nohugeext", "mo_nohuge_external", "--no-huge", "0");
+}
+
 static struct unit_test_suite mo_suite = {
 	.suite_name = "heap options",
 	.unit_test_cases = {
 		TEST_CASE(test_mo_socket_limit),
 		TEST_CASE(test_mo_match),
 		TEST_CASE(test_mo_no_match),
+		TEST_CASE(test_mo_nohuge_external),
 		TEST_CASES_END(),
 	},
 };

@@ -92,8 +92,10 @@ malloc_socket(size_t size, unsigned int align, int socket, bool zero)
 		rte_errno = EINVAL;
 		return NULL;
 	}
-	/* Without hugepages nodes mean nothing. */
-	if (socket == SOCKET_ID_ANY || mcfg->no_huge)
+	/* Without hugepages nodes mean nothing; external heaps still do. */
+	if (socket == SOCKET_ID_ANY ||
+			(mcfg->no_huge && socket >= 0 &&
+					socket < RTE_MAX_NUMA_NODES))
 		p = malloc_any_node(mcfg, &req, zero);
 	else {
 		heap = malloc_heap_of_socket(malloc_state_of(mcfg), socket);
