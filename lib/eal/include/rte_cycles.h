@@ -64,9 +64,11 @@ rte_get_tsc_cycles(void)
  * The rate of the time-stamp counter.
  *
  * The first call takes up to about 10 ms (it measures the rate unless
- * CPUID tells it); later calls return the cached value.
+ * CPUID tells it); later calls return the cached value. It may be called
+ * before rte_eal_init() and from any thread.
  *
- * @return ticks per second.
+ * @return
+ *   Ticks per second (0 only if the measurement failed).
  */
 uint64_t rte_get_tsc_hz(void);
 
@@ -84,16 +86,39 @@ rte_get_timer_hz(void)
 	return rte_get_tsc_hz();
 }
 
-/** Busy-wait for @p us microseconds. */
+/**
+ * Wait by spinning on the time-stamp counter: precise, but the CPU does
+ * nothing else meanwhile. The first call may also measure the counter's
+ * rate (see rte_get_tsc_hz()).
+ *
+ * @param us
+ *   Microseconds to wait.
+ */
 void rte_delay_us_block(unsigned int us);
 
-/** Sleep (yield the CPU) for at least @p us microseconds. */
+/**
+ * Wait by sleeping in the kernel, which lets other threads use the CPU.
+ * A signal does not cut the wait short.
+ *
+ * @param us
+ *   Microseconds to wait, at least.
+ */
 void rte_delay_us_sleep(unsigned int us);
 
-/** Wait for @p us microseconds (busy-waiting, as DPDK's default). */
+/**
+ * Wait for a while: rte_delay_us_block(), as DPDK's default.
+ *
+ * @param us
+ *   Microseconds to wait.
+ */
 void rte_delay_us(unsigned int us);
 
-/** Wait for @p ms milliseconds (busy-waiting). */
+/**
+ * Wait for a while, spinning as rte_delay_us() does.
+ *
+ * @param ms
+ *   Milliseconds to wait; @p ms * 1000 must fit in an unsigned int.
+ */
 static inline void
 rte_delay_ms(unsigned int ms)
 {

@@ -20,6 +20,13 @@ extern "C" {
 /**
  * Log "PANIC in FUNC():" and the message at RTE_LOG_CRIT, then abort().
  * Use rte_panic(), which fills in @p funcname.
+ *
+ * @param funcname
+ *   The name of the calling function.
+ * @param format
+ *   The message, a format string, as for printf.
+ * @param ...
+ *   The values of the format's conversions.
  */
 __rte_noreturn void __rte_panic(const char *funcname, const char *format, ...)
 		__rte_format_printf(2, 3);

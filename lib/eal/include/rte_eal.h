@@ -25,10 +25,10 @@ extern "C" {
 
 /** Whether this process owns the memory or attached to another's. */
 enum rte_proc_type_t {
-	RTE_PROC_AUTO = -1,
-	RTE_PROC_PRIMARY = 0,
-	RTE_PROC_SECONDARY,
-	RTE_PROC_INVALID
+	RTE_PROC_AUTO = -1, /**< decide at init (DPDK's `--proc-type=auto`) */
+	RTE_PROC_PRIMARY = 0, /**< owns the memory configuration */
+	RTE_PROC_SECONDARY, /**< attached to a primary's (not in rtemem yet) */
+	RTE_PROC_INVALID /**< not a process type */
 };
 
 /** How devices address memory. */
@@ -42,49 +42,97 @@ enum rte_iova_mode {
  * Parse the EAL options in @p argv, map the memory they ask for and start
  * the worker lcores.
  *
- * Options end at "--" or at the first argument that is not an option.
- * On failure one line says what is wrong (the usage text is printed only
- * for an unknown option); --help prints the usage and exits the process.
+ * Call it once, from the thread that becomes the main lcore (it is pinned
+ * to the first CPU of `-l/--lcores`, or of its affinity without `-l`), before
+ * any other rte_* call that needs memory. Options end at `--` or at the
+ * first argument that is not an option. On failure one line says what is
+ * wrong (the usage text is printed only for an unknown option) and
+ * nothing is left mapped; `--help` prints the usage and exits the process.
  *
+ * @param argc
+ *   Number of entries in @p argv, at least 1 (the program name).
+ * @param argv
+ *   The program name, then the arguments. On success the entry at the
+ *   returned index is overwritten with argv[0], so that the application
+ *   can parse its own arguments from argv + ret, as from a new argv.
  * @return
  *   The number of arguments parsed (argv[ret] is then argv[0]: the program
- *   name), or -1 with rte_errno: EINVAL (bad option), ENOMEM (not enough
- *   memory), EALREADY (already initialized), EBUSY (file prefix in use),
- *   ENOENT (no hugepages), EACCES, ENOTSUP.
+ *   name), or -1 with rte_errno: EINVAL (bad option, or no program name),
+ *   ENOMEM (not enough memory), EALREADY (already initialized), EBUSY
+ *   (file prefix in use), ENOENT (no hugepages), EACCES, ENOTSUP.
  */
 int rte_eal_init(int argc, char **argv);
 
 /**
  * Stop the worker lcores and release every page: in the default
- * --huge-unlink mode the hugepage files are removed, with "never" they stay
+ * `--huge-unlink` mode the hugepage files are removed, with "never" they stay
  * for the next start. Memory is not cleared on the way out.
  *
- * @return 0, or -1 with rte_errno (EALREADY if not initialized).
+ * Every pointer into rtemem memory is invalid afterwards. rte_eal_init()
+ * may be called again.
+ *
+ * @return
+ *   0, or -1 with rte_errno EALREADY if rtemem is not initialized.
  */
 int rte_eal_cleanup(void);
 
-/** @return RTE_PROC_PRIMARY (rtemem has no secondary processes yet). */
+/**
+ * The role of this process in a multi-process setup.
+ *
+ * @return
+ *   RTE_PROC_PRIMARY, always: rtemem has no secondary processes yet.
+ */
 enum rte_proc_type_t rte_eal_process_type(void);
 
-/** @return the IOVA mode chosen at init. */
+/**
+ * How the addresses given to devices (IOVAs) relate to memory.
+ *
+ * @return
+ *   The mode chosen at init: RTE_IOVA_PA if physical addresses can be
+ *   read from /proc/self/pagemap (it needs CAP_SYS_ADMIN), unless
+ *   `--iova-mode=va`, or `--no-huge` without `--iova-mode=pa`, was given;
+ *   otherwise RTE_IOVA_VA. RTE_IOVA_DC before init.
+ */
 enum rte_iova_mode rte_eal_iova_mode(void);
 
-/** @return 1 if memory is backed by hugepages (not --no-huge). */
+/**
+ * Whether memory is backed by hugepages.
+ *
+ * @return
+ *   1 after an rte_eal_init() without `--no-huge`, 0 with `--no-huge` or
+ *   before init.
+ */
 int rte_eal_has_hugepages(void);
 
 /**
- * @return the runtime directory of this file prefix, or NULL before init
- *   and with --no-shconf or --in-memory (no runtime files).
+ * The directory of this process's runtime files, in DPDK.
+ *
+ * @return
+ *   NULL: rtemem creates no runtime directory.
  */
 const char *rte_eal_get_runtime_dir(void);
 
 /**
- * Log a critical message and exit the process with @p exit_code.
+ * Log a message at RTE_LOG_CRIT (log type EAL) and end the process with
+ * exit(3), for errors the application cannot go on after. It does not
+ * call rte_eal_cleanup().
+ *
+ * @param exit_code
+ *   The exit status of the process.
+ * @param format
+ *   The message, a format string, as for printf; usually ending with a newline.
+ * @param ...
+ *   The values of the format's conversions.
  */
 __rte_noreturn void rte_exit(int exit_code, const char *format, ...)
 		__rte_format_printf(2, 3);
 
-/** @return the rtemem version string. */
+/**
+ * The version of the library in use (see rte_version.h).
+ *
+ * @return
+ *   A static string "rtemem X.Y.Z".
+ */
 const char *rte_version(void);
 
 #ifdef __cplusplus

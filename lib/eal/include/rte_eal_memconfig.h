@@ -10,7 +10,13 @@
  * The locks of the shared memory configuration.
  *
  * The memory hotplug lock guards the memseg lists: walks read-lock it,
- * mapping and unmapping pages write-lock it.
+ * mapping and unmapping pages write-lock it. Take it for reading around
+ * several _thread_unsafe calls that must see the same memory.
+ *
+ * The tail queue, mempool and timer locks exist so that code written for
+ * DPDK builds and runs: rtemem itself does not use them. Before
+ * rte_eal_init() and after rte_eal_cleanup() the lock functions do
+ * nothing.
  */
 
 #include <stdbool.h>
@@ -53,7 +59,12 @@ void rte_mcfg_timer_lock(void);
 /** Release the timer lock. */
 void rte_mcfg_timer_unlock(void);
 
-/** @return true if the memory uses one file per memseg list. */
+/**
+ * Whether hugepages live in one file per memseg list.
+ *
+ * @return
+ *   true after an rte_eal_init() with `--single-file-segments`, else false.
+ */
 bool rte_mcfg_get_single_file_segments(void);
 
 #ifdef __cplusplus

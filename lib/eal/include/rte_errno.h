@@ -16,6 +16,7 @@
 extern "C" {
 #endif
 
+/** The storage behind rte_errno: use rte_errno, not this name. */
 RTE_DECLARE_PER_LCORE(int, _rte_errno);
 
 /** Error number of the last failed rte_* call in this thread. */
@@ -24,20 +25,23 @@ RTE_DECLARE_PER_LCORE(int, _rte_errno);
 /** First error number that rtemem defines beyond the system's. */
 #define RTE_MIN_ERRNO 1000
 
+/** Error numbers of rtemem, beyond the system's. */
 enum {
+	/** Placeholder so that the next value is RTE_MIN_ERRNO + 1. */
 	RTE_MIN_ERRNO_ = RTE_MIN_ERRNO,
 	/** The operation is not allowed in a secondary process. */
 	E_RTE_SECONDARY,
 	/** The memory configuration is missing. */
 	E_RTE_NO_CONFIG,
+	/** One past the last error number of rtemem. */
 	RTE_MAX_ERRNO
 };
 
 /**
- * Describe an error number, the system's or rtemem's.
+ * Describe an error number, the system's or rtemem's, for a message.
  *
  * @param errnum
- *   An errno or E_RTE_* value.
+ *   An errno or E_RTE_* value, such as rte_errno after a failed call.
  * @return
  *   A string that stays valid until the next call in the same thread.
  */

@@ -21,7 +21,14 @@ enum rte_lcore_state_t {
 	FINISHED, /**< done; its return value is not collected yet */
 };
 
-/** Function run on an lcore. */
+/**
+ * Function run on an lcore.
+ *
+ * @param arg
+ *   The argument given to the launch call.
+ * @return
+ *   A value that rte_eal_wait_lcore() hands back.
+ */
 typedef int(lcore_function_t)(void *arg);
 
 /** Whether rte_eal_mp_remote_launch() also runs the function here. */
@@ -31,33 +38,72 @@ enum rte_rmt_call_main_t {
 };
 
 /**
- * Run @p f(@p arg) on worker @p worker_id.
+ * Run a function on one worker lcore and return without waiting for it.
  *
- * @return 0, or -EBUSY if the worker is not in the WAIT state, -EINVAL if
- *   @p worker_id is not an enabled worker.
+ * The worker must be in the WAIT state: after rte_eal_init(), or after
+ * rte_eal_wait_lcore() collected its previous result.
+ *
+ * @param f
+ *   The function; the worker calls @p f(@p arg).
+ * @param arg
+ *   The argument of @p f.
+ * @param worker_id
+ *   The lcore id of an enabled worker (not the main lcore).
+ * @return
+ *   0, or -EBUSY if the worker is not in the WAIT state, -EINVAL if
+ *   @p worker_id is not an enabled worker or @p f is NULL. rte_errno is
+ *   not set.
  */
 int rte_eal_remote_launch(
 		lcore_function_t *f, void *arg, unsigned int worker_id);
 
 /**
- * Run @p f(@p arg) on every worker, and on the main lcore if asked.
+ * Run a function on every worker lcore, and on the main lcore if asked.
  *
- * @return 0, or -EBUSY if a worker is busy (then nothing was launched).
+ * Call it from the main lcore. With CALL_MAIN the calling thread runs
+ * the function itself once the workers are launched, and returns when it
+ * is done; the workers may still be running. Collect their results with
+ * rte_eal_wait_lcore() or rte_eal_mp_wait_lcore().
+ *
+ * @param f
+ *   The function; each lcore calls @p f(@p arg).
+ * @param arg
+ *   The argument of @p f.
+ * @param call_main
+ *   CALL_MAIN to run @p f on the calling thread too, SKIP_MAIN not to.
+ * @return
+ *   0, or -EBUSY if a worker is not in the WAIT state (then nothing was
+ *   launched), -EINVAL before rte_eal_init() or if @p f is NULL.
  */
 int rte_eal_mp_remote_launch(lcore_function_t *f, void *arg,
 		enum rte_rmt_call_main_t call_main);
 
-/** @return the state of @p worker_id. */
+/**
+ * The state of an lcore, for polling it without blocking.
+ *
+ * @param worker_id
+ *   An lcore id (the main lcore's too).
+ * @return
+ *   Its state; WAIT for an id that is not an enabled lcore.
+ */
 enum rte_lcore_state_t rte_eal_get_lcore_state(unsigned int worker_id);
 
 /**
- * Wait for @p worker_id to finish and collect its result.
+ * Wait for an lcore to finish its function and collect the result; the
+ * lcore is then in the WAIT state, ready for the next launch.
  *
- * @return 0 if it was waiting, else the function's return value.
+ * @param worker_id
+ *   An lcore id (the main lcore's too, after a CALL_MAIN launch).
+ * @return
+ *   The function's return value, or 0 if the lcore was waiting already or
+ *   is not an enabled lcore.
  */
 int rte_eal_wait_lcore(unsigned int worker_id);
 
-/** Wait for every worker to finish. */
+/**
+ * Wait for every worker lcore to finish, as rte_eal_wait_lcore() on each;
+ * their return values are dropped. The main lcore is not waited for.
+ */
 void rte_eal_mp_wait_lcore(void);
 
 #ifdef __cplusplus

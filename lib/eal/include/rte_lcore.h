@@ -8,7 +8,7 @@
 /**
  * @file
  * Logical cores: the main thread and one worker thread per other CPU in
- * -l/--lcores, each pinned to its CPU.
+ * `-l/--lcores`, each pinned to its CPU.
  */
 
 #include <stdint.h>
@@ -25,47 +25,116 @@ extern "C" {
 /** The lcore id of threads that rtemem did not start. */
 #define LCORE_ID_ANY UINT32_MAX
 
+/** The storage behind rte_lcore_id(): call that, not this name. */
 RTE_DECLARE_PER_LCORE(unsigned int, _lcore_id);
 
-/** @return the lcore id of the calling thread, or LCORE_ID_ANY. */
+/**
+ * The lcore the calling thread is.
+ *
+ * @return
+ *   The lcore id, which is the CPU number, of the main thread (after
+ *   rte_eal_init()) and of the worker threads; LCORE_ID_ANY for any other
+ *   thread.
+ */
 static inline unsigned int
 rte_lcore_id(void)
 {
 	return RTE_PER_LCORE(_lcore_id);
 }
 
-/** @return the id of the main lcore. */
+/**
+ * The lcore that rte_eal_init() was called on.
+ *
+ * @return
+ *   The id of the main lcore: the first CPU of `-l/--lcores` (or of the
+ *   process's affinity); 0 before init.
+ */
 unsigned int rte_get_main_lcore(void);
 
-/** @return the number of enabled lcores. */
+/**
+ * The number of lcores, the main one included.
+ *
+ * @return
+ *   The number of enabled lcores; 0 before init.
+ */
 unsigned int rte_lcore_count(void);
 
-/** @return 1 if @p lcore_id is enabled. */
+/**
+ * Whether an lcore id is one of this process's lcores.
+ *
+ * @param lcore_id
+ *   The lcore id.
+ * @return
+ *   1 if @p lcore_id is enabled, 0 otherwise (and before init).
+ */
 int rte_lcore_is_enabled(unsigned int lcore_id);
 
-/** @return the index of @p lcore_id among enabled lcores (-1 for any
- * lcore_id not enabled; LCORE_ID_ANY or a negative means the caller's). */
+/**
+ * The position of an lcore among the enabled ones, for indexing a
+ * per-lcore array of rte_lcore_count() entries.
+ *
+ * @param lcore_id
+ *   The lcore id; a negative value (LCORE_ID_ANY converted to int is -1)
+ *   means the calling thread's.
+ * @return
+ *   The index: the lcore's position in `-l/--lcores` (or in the affinity),
+ *   from 0 for the main lcore; -1 if the lcore is not enabled.
+ */
 int rte_lcore_index(int lcore_id);
 
-/** @return the NUMA node of the calling thread's CPU. */
+/**
+ * The NUMA node of the calling thread, to allocate near it.
+ *
+ * @return
+ *   The node of an lcore's CPU; for another thread, the node of the CPU
+ *   it runs on now. 0 if the node cannot be known.
+ */
 unsigned int rte_socket_id(void);
 
-/** @return the NUMA node of @p lcore_id's CPU. */
+/**
+ * The NUMA node of an lcore.
+ *
+ * @param lcore_id
+ *   The lcore id.
+ * @return
+ *   The NUMA node of the lcore's CPU, or 0 if the lcore is not enabled.
+ */
 unsigned int rte_lcore_to_socket_id(unsigned int lcore_id);
 
-/** @return the CPU that @p lcore_id runs on, or -1. */
+/**
+ * The CPU an lcore is pinned to.
+ *
+ * @param lcore_id
+ *   The lcore id.
+ * @return
+ *   The CPU number, which in rtemem is @p lcore_id itself, or -1 if the
+ *   lcore is not enabled.
+ */
 int rte_lcore_to_cpu_id(int lcore_id);
 
-/** @return the number of NUMA nodes that have CPUs or memory. */
+/**
+ * The number of NUMA nodes, to iterate with rte_socket_id_by_idx().
+ *
+ * @return
+ *   The number of nodes found at init in /sys/devices/system/node (1 if
+ *   there is none); 0 before init.
+ */
 unsigned int rte_socket_count(void);
 
 /**
- * @return the id of the @p idx-th NUMA node, or -1 (rte_errno EINVAL).
+ * The NUMA node at a position, for walking the nodes.
+ *
+ * @param idx
+ *   The position, below rte_socket_count(); nodes are in ascending order.
+ * @return
+ *   The node id, or -1 with rte_errno EINVAL if @p idx is out of range or
+ *   rtemem is not initialized.
  */
 int rte_socket_id_by_idx(unsigned int idx);
 
 /**
- * The next enabled lcore after @p i.
+ * The next enabled lcore after @p i, for iterating over the lcores (see
+ * RTE_LCORE_FOREACH()).
  *
  * @param i
  *   Start after this id (-1 to start at the first).

@@ -20,29 +20,43 @@
 extern "C" {
 #endif
 
-#define RTE_RWLOCK_WAIT 0x1 /* a writer is waiting */
-#define RTE_RWLOCK_WRITE 0x2 /* a writer holds the lock */
+#define RTE_RWLOCK_WAIT 0x1 /**< bit of cnt: a writer is waiting */
+#define RTE_RWLOCK_WRITE 0x2 /**< bit of cnt: a writer holds the lock */
+/** The bits of cnt that keep new readers out. */
 #define RTE_RWLOCK_MASK (RTE_RWLOCK_WAIT | RTE_RWLOCK_WRITE)
-#define RTE_RWLOCK_READ 0x4 /* one reader, counted in the upper bits */
+#define RTE_RWLOCK_READ 0x4 /**< one reader, counted in the upper bits */
 
 /** A reader-writer lock; zero is unlocked. */
 typedef struct {
 	volatile int32_t cnt; /**< readers * RTE_RWLOCK_READ | WAIT | WRITE */
 } rte_rwlock_t;
 
+/** Static initializer of an unlocked rte_rwlock_t. */
 #define RTE_RWLOCK_INITIALIZER \
 	{ \
 		0 \
 	}
 
-/** Initialize @p rwl unlocked. */
+/**
+ * Initialize a lock, unlocked.
+ *
+ * @param rwl
+ *   The lock.
+ */
 static inline void
 rte_rwlock_init(rte_rwlock_t *rwl)
 {
 	rwl->cnt = 0;
 }
 
-/** Take @p rwl for reading. */
+/**
+ * Take a lock for reading, spinning while a writer holds it or waits for
+ * it. Several readers may hold it at once. Not recursive: a reader that
+ * takes it again can wait forever behind a waiting writer.
+ *
+ * @param rwl
+ *   The lock.
+ */
 static inline void
 rte_rwlock_read_lock(rte_rwlock_t *rwl)
 {
@@ -61,14 +75,25 @@ rte_rwlock_read_lock(rte_rwlock_t *rwl)
 	}
 }
 
-/** Release a read hold on @p rwl. */
+/**
+ * Release a lock taken with rte_rwlock_read_lock().
+ *
+ * @param rwl
+ *   The lock.
+ */
 static inline void
 rte_rwlock_read_unlock(rte_rwlock_t *rwl)
 {
 	__atomic_fetch_sub(&rwl->cnt, RTE_RWLOCK_READ, __ATOMIC_RELEASE);
 }
 
-/** Take @p rwl for writing. */
+/**
+ * Take a lock for writing, spinning until no reader or writer holds it.
+ * While it waits, new readers are kept out.
+ *
+ * @param rwl
+ *   The lock.
+ */
 static inline void
 rte_rwlock_write_lock(rte_rwlock_t *rwl)
 {
@@ -92,14 +117,26 @@ rte_rwlock_write_lock(rte_rwlock_t *rwl)
 	}
 }
 
-/** Release a write hold on @p rwl. */
+/**
+ * Release a lock taken with rte_rwlock_write_lock().
+ *
+ * @param rwl
+ *   The lock.
+ */
 static inline void
 rte_rwlock_write_unlock(rte_rwlock_t *rwl)
 {
 	__atomic_fetch_sub(&rwl->cnt, RTE_RWLOCK_WRITE, __ATOMIC_RELEASE);
 }
 
-/** @return 1 if @p rwl is held for writing. */
+/**
+ * Whether a lock is held for writing, for assertions.
+ *
+ * @param rwl
+ *   The lock.
+ * @return
+ *   1 if @p rwl is held for writing, 0 otherwise.
+ */
 static inline int
 rte_rwlock_write_is_locked(rte_rwlock_t *rwl)
 {

@@ -25,19 +25,31 @@ typedef struct {
 	volatile int locked; /**< 0 unlocked, 1 locked */
 } rte_spinlock_t;
 
+/** Static initializer of an unlocked rte_spinlock_t. */
 #define RTE_SPINLOCK_INITIALIZER \
 	{ \
 		0 \
 	}
 
-/** Initialize @p sl unlocked. */
+/**
+ * Initialize a spinlock, unlocked.
+ *
+ * @param sl
+ *   The spinlock.
+ */
 static inline void
 rte_spinlock_init(rte_spinlock_t *sl)
 {
 	__atomic_store_n(&sl->locked, 0, __ATOMIC_RELAXED);
 }
 
-/** Take @p sl, spinning until it is free. */
+/**
+ * Take a spinlock, spinning until it is free. Not recursive: taking it
+ * again in the same thread waits forever.
+ *
+ * @param sl
+ *   The spinlock.
+ */
 static inline void
 rte_spinlock_lock(rte_spinlock_t *sl)
 {
@@ -51,14 +63,26 @@ rte_spinlock_lock(rte_spinlock_t *sl)
 	}
 }
 
-/** Release @p sl. */
+/**
+ * Release a spinlock held by the caller.
+ *
+ * @param sl
+ *   The spinlock.
+ */
 static inline void
 rte_spinlock_unlock(rte_spinlock_t *sl)
 {
 	__atomic_store_n(&sl->locked, 0, __ATOMIC_RELEASE);
 }
 
-/** @return 1 if @p sl was taken, 0 if it is held by someone else. */
+/**
+ * Take a spinlock if it is free, without waiting.
+ *
+ * @param sl
+ *   The spinlock.
+ * @return
+ *   1 if @p sl was taken, 0 if it is held by someone else.
+ */
 static inline int
 rte_spinlock_trylock(rte_spinlock_t *sl)
 {
@@ -68,7 +92,14 @@ rte_spinlock_trylock(rte_spinlock_t *sl)
 			__ATOMIC_ACQUIRE, __ATOMIC_RELAXED);
 }
 
-/** @return 1 if @p sl is held. */
+/**
+ * Whether a spinlock is held, by any thread.
+ *
+ * @param sl
+ *   The spinlock.
+ * @return
+ *   1 if @p sl is held, 0 otherwise.
+ */
 static inline int
 rte_spinlock_is_locked(rte_spinlock_t *sl)
 {

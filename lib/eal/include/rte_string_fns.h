@@ -22,16 +22,31 @@ extern "C" {
  * Copy @p src into @p dst of @p size bytes, always NUL-terminated when
  * @p size is not 0 (BSD strlcpy).
  *
- * @return strlen(@p src): truncation happened if it is >= @p size.
+ * @param dst
+ *   The destination buffer.
+ * @param src
+ *   The string to copy.
+ * @param size
+ *   Size of @p dst in bytes.
+ * @return
+ *   strlen(@p src): truncation happened if it is >= @p size.
  */
 size_t rte_strlcpy(char *dst, const char *src, size_t size);
 
 /**
- * Append @p src to the string in @p dst of @p size bytes, always
- * NUL-terminated (BSD strlcat).
+ * Append @p src to the string in @p dst of @p size bytes, NUL-terminated
+ * (BSD strlcat). If @p dst has no NUL within @p size bytes, nothing is
+ * appended.
  *
- * @return the length the whole string would have: truncation happened if
- *   it is >= @p size.
+ * @param dst
+ *   The buffer holding the string to append to.
+ * @param src
+ *   The string to append.
+ * @param size
+ *   Size of @p dst in bytes.
+ * @return
+ *   The length the whole string would have: truncation happened if it is
+ *   >= @p size.
  */
 size_t rte_strlcat(char *dst, const char *src, size_t size);
 
@@ -46,10 +61,17 @@ size_t rte_strlcat(char *dst, const char *src, size_t size);
 
 /**
  * Copy @p src into @p dst of @p dsize bytes, always NUL-terminated when
- * @p dsize is not 0.
+ * @p dsize is not 0, and say whether it was cut short.
  *
- * @return the length of the copy, or -E2BIG if @p src did not fit (then
- *   @p dst holds the truncated string).
+ * @param dst
+ *   The destination buffer.
+ * @param src
+ *   The string to copy.
+ * @param dsize
+ *   Size of @p dst in bytes.
+ * @return
+ *   The length of the copy, or -E2BIG if @p src did not fit (then @p dst
+ *   holds the truncated string) or @p dsize is 0.
  */
 ssize_t rte_strscpy(char *dst, const char *src, size_t dsize);
 
