@@ -29,6 +29,8 @@
 #include "malloc_bins.h"
 #include "malloc_memzone.h"
 
+struct eal_subsys;
+
 #define MALLOC_MAX_PAGE_SIZES 4
 /* Socket ids of external heaps start here, as in DPDK. */
 #define MALLOC_EXTERNAL_SOCKET_BASE 256
@@ -96,6 +98,9 @@ malloc_state_of(const struct rte_mem_config *mcfg)
 {
 	return eal_mcfg_at(mcfg, mcfg->malloc_off);
 }
+
+/* lib/malloc's set-up and clean-up inside rte_eal_init() and cleanup. */
+extern const struct eal_subsys malloc_subsys;
 
 /*
  * The initialized EAL's config if lib/malloc is set up in it, else NULL

@@ -16,7 +16,20 @@
 #include <rte_errno.h>
 
 #include "eal_memseg_list.h"
+#include "eal_subsys.h"
 #include "malloc_heap.h"
+
+/*
+ * The heap registers with lib/eal here, next to malloc_mcfg_get(), which
+ * every public function of lib/malloc calls: a program linked with the
+ * static library then always gets this file, and through malloc_subsys
+ * the set-up code. In a file nothing references, the constructor would
+ * be left out of a static link, and rte_malloc() would find no heap.
+ */
+RTE_INIT(malloc_register)
+{
+	eal_subsys_register(&malloc_subsys);
+}
 
 struct rte_mem_config *
 malloc_mcfg_get(void)

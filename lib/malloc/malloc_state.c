@@ -141,13 +141,8 @@ malloc_state_cleanup(struct rte_mem_config *mcfg)
 	mcfg->malloc_off = 0;
 }
 
-static const struct eal_subsys malloc_subsys = {
+const struct eal_subsys malloc_subsys = {
 	.name = "malloc",
 	.init = malloc_state_init,
 	.cleanup = malloc_state_cleanup,
 };
-
-RTE_INIT(malloc_register)
-{
-	eal_subsys_register(&malloc_subsys);
-}
