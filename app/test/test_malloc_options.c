@@ -6,7 +6,8 @@
  * The EAL options that shape how heaps grow and shrink, each in a child
  * process of its own: --socket-limit (growth refused past the limit) and
  * --match-allocations (pages go back only as the block they came in),
- * and external heaps under --no-huge.
+ * and external heaps under --no-huge; and one case that needs a heap as
+ * fresh as a new process has.
  */
 
 #include <errno.h>
@@ -19,6 +20,7 @@
 #include <rte_errno.h>
 #include <rte_malloc.h>
 
+#include "malloc_check.h"
 #include "test.h"
 
 #define MB (1UL << 20)
@@ -132,6 +134,38 @@ mo_child_nohuge_external(int argc, char **argv)
 }
 REGISTER_CHILD_ACTION(mo_nohuge_external, mo_child_nohuge_external)
 
+/*
+ * Child on a fresh heap: a 64 KB block is carved from the top of the
+ * first page, so it ends a run; shrinking it in place frees a tail that
+ * has no neighbour to join. Growth links new pages to the element the
+ * run-end array names, so the tail must be named there.
+ */
+static int
+mo_child_shrink_end(int argc, char **argv)
+{
+	char err[256];
+	void *p;
+
+	RTE_SET_USED(argc);
+	RTE_SET_USED(argv);
+	p = rte_malloc(NULL, 64 * 1024, 0);
+	if (p == NULL)
+		return 1;
+	if (rte_realloc(p, 1024, 0) != p)
+		return 2;
+	if (malloc_heap_check_all(false, err, sizeof(err)) < 0) {
+		printf("%s\n", err);
+		return 3;
+	}
+	rte_free(p);
+	if (malloc_heap_check_all(false, err, sizeof(err)) < 0) {
+		printf("%s\n", err);
+		return 4;
+	}
+	return 0;
+}
+REGISTER_CHILD_ACTION(mo_shrink_end, mo_child_shrink_end)
+
 /* Run @p action with @p opt (or none) in a scratch dir; 0 if it exit 0. */
 static int
 mo_run(const char *name, const char *action, const char *opt,
@@ -186,6 +220,12 @@ test_mo_nohuge_external(void)
 	return mo_run("nohugeext", "mo_nohuge_external", "--no-huge", "0");
 }
 
+static int
+test_mo_shrink_end(void)
+{
+	return mo_run("shrinkend", "mo_shrink_end", NULL, "0");
+}
+
 static struct unit_test_suite mo_suite = {
 	.suite_name = "heap options",
 	.unit_test_cases = {
@@ -193,6 +233,7 @@ static struct unit_test_suite mo_suite = {
 		TEST_CASE(test_mo_match),
 		TEST_CASE(test_mo_no_match),
 		TEST_CASE(test_mo_nohuge_external),
+		TEST_CASE(test_mo_shrink_end),
 		TEST_CASES_END(),
 	},
 };

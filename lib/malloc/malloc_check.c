@@ -17,6 +17,7 @@
 #include "malloc_heap.h"
 
 struct check_ctx {
+	struct rte_mem_config *mcfg;
 	const struct malloc_heap *heap;
 	bool check_zero;
 	size_t total; /* bytes of all elements */
@@ -55,6 +56,24 @@ check_listed(const struct malloc_heap *heap, const struct rte_memseg_list *msl,
 	return x == e;
 }
 
+/*
+ * Growth links new pages to the element the run-end array names, so that
+ * must be the element ending there: @return true if it is.
+ */
+static bool
+check_run_end(struct rte_mem_config *mcfg, const struct rte_memseg_list *msl,
+		const struct malloc_elem *e)
+{
+	const struct malloc_state *st = malloc_state_of(mcfg);
+	uintptr_t off = RTE_PTR_DIFF(malloc_elem_end(e), msl->base_va);
+	struct malloc_elem *const *ends;
+
+	if ((off & (msl->page_sz - 1)) != 0)
+		return true;
+	ends = eal_mcfg_at(mcfg, st->run_end_off[e->t.msl_idx]);
+	return ends[off / msl->page_sz - 1] == e;
+}
+
 static bool __rte_no_asan
 check_is_zero(const struct malloc_elem *e)
 {
@@ -80,6 +99,9 @@ check_elem(const struct rte_memseg_list *msl, const struct malloc_elem *e,
 		return check_fail(c, e, "broken neighbour links");
 	if (e->size < MALLOC_ELEM_MIN_LEN || (e->size & 63) != 0)
 		return check_fail(c, e, "bad size");
+	if (!check_run_end(c->mcfg, msl, e))
+		return check_fail(c, e,
+				"ends a page but not in the run-end array");
 	c->total += e->size;
 	if (e->t.state == ELEM_BUSY) {
 		c->n_busy++;
@@ -104,6 +126,7 @@ check_heap(struct rte_mem_config *mcfg, struct malloc_heap *heap,
 		bool check_zero, char *err, size_t err_len)
 {
 	struct check_ctx c = {
+		.mcfg = mcfg,
 		.heap = heap,
 		.check_zero = check_zero,
 		.err = err,
