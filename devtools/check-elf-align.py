@@ -20,6 +20,7 @@ Exit status: 0 done (and --require met), 1 --require not met, 2 error
 import argparse
 import json
 import os
+import signal
 import sys
 
 EXIT_REQUIRE = 1
@@ -302,4 +303,6 @@ def main(argv):
 
 
 if __name__ == "__main__":
+    # Output piped into head(1) and the like ends quietly, as a C tool's.
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)
     sys.exit(main(sys.argv[1:]))

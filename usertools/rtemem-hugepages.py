@@ -21,6 +21,7 @@ import fcntl
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 
@@ -937,4 +938,6 @@ def main(argv):
 
 
 if __name__ == "__main__":
+    # Output piped into head(1) and the like ends quietly, as a C tool's.
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)
     sys.exit(main(sys.argv[1:]))
