@@ -233,8 +233,9 @@ memseg_locate(const struct rte_memseg *ms, unsigned int *l, unsigned int *idx)
 }
 
 /*
- * The descriptor and offset of the file behind page @p ms, or -errno.
- * Memory an application added is not rtemem's: it has no file here.
+ * The descriptor and offset of the file behind page @p ms: 0, or -1 with
+ * rte_errno set. Memory an application added is not rtemem's: it has no
+ * file here.
  */
 static int
 memseg_fd(const struct rte_memseg *ms, int *fd, uint64_t *off)
@@ -245,11 +246,15 @@ memseg_fd(const struct rte_memseg *ms, int *fd, uint64_t *off)
 	int ret;
 
 	ret = memseg_locate(ms, &l, &idx);
-	if (ret < 0)
-		return ret;
-	if (mcfg->memsegs[l].external)
-		return -ENOTSUP;
-	return mem->backing->get_fd(mem, l, idx, fd, off);
+	if (ret == 0 && mcfg->memsegs[l].external)
+		ret = -ENOTSUP;
+	if (ret == 0)
+		ret = mem->backing->get_fd(mem, l, idx, fd, off);
+	if (ret < 0) {
+		rte_errno = -ret;
+		return -1;
+	}
+	return 0;
 }
 
 int
@@ -257,13 +262,10 @@ rte_memseg_get_fd_offset_thread_unsafe(
 		const struct rte_memseg *ms, size_t *offset)
 {
 	uint64_t off;
-	int fd, ret;
+	int fd;
 
-	ret = memseg_fd(ms, &fd, &off);
-	if (ret < 0) {
-		rte_errno = -ret;
+	if (memseg_fd(ms, &fd, &off) < 0)
 		return -1;
-	}
 	if (offset != NULL)
 		*offset = (size_t)off;
 	return 0;
@@ -273,14 +275,9 @@ int
 rte_memseg_get_fd_thread_unsafe(const struct rte_memseg *ms)
 {
 	uint64_t off;
-	int fd, ret;
+	int fd;
 
-	ret = memseg_fd(ms, &fd, &off);
-	if (ret < 0) {
-		rte_errno = -ret;
-		return -1;
-	}
-	return fd;
+	return memseg_fd(ms, &fd, &off) < 0 ? -1 : fd;
 }
 
 int
