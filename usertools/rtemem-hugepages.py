@@ -631,14 +631,21 @@ def scan_notes(holders):
               % ", ".join(map(str, holders.unreadable[:10])))
 
 
-def list_files(prefix, huge_dir):
+def find_files(prefix, huge_dir, action):
+    """The files of a prefix by directory, or None after saying so."""
     check_prefix(prefix)
-    found = prefix_files(prefix, search_dirs(huge_dir, "listing files"),
-                         "listing files")
+    found = prefix_files(prefix, search_dirs(huge_dir, action), action)
     if not found:
         print("no files of prefix '%s' in %s" % (
             prefix, huge_dir or "any hugetlbfs mount"))
         runtime_dir_note(prefix)
+        return None
+    return found
+
+
+def list_files(prefix, huge_dir):
+    found = find_files(prefix, huge_dir, "listing files")
+    if found is None:
         return
     holders = Holders()
     total, nbytes, nheld = 0, 0, 0
@@ -774,13 +781,8 @@ def remove_in(directory, files, prefix, holders):
 
 
 def remove_files(prefix, huge_dir):
-    check_prefix(prefix)
-    found = prefix_files(prefix, search_dirs(huge_dir, "removing files"),
-                         "removing files")
-    if not found:
-        print("no files of prefix '%s' in %s" % (
-            prefix, huge_dir or "any hugetlbfs mount"))
-        runtime_dir_note(prefix)
+    found = find_files(prefix, huge_dir, "removing files")
+    if found is None:
         return
     holders = Holders()
     removed, nbytes, kept = 0, 0, 0
