@@ -33,27 +33,8 @@ fi
 tool=$(realpath "$(dirname "$0")/check-elf-align.py")
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-failed=0
-
-ok()
-{
-	echo "ok: $1"
-}
-
-bad()
-{
-	echo "FAILED: $1"
-	failed=1
-}
-
-# check NAME COMMAND...: ok if COMMAND succeeds.
-check()
-{
-	local name=$1
-
-	shift
-	if "$@"; then ok "$name"; else bad "$name"; fi
-}
+# shellcheck source=devtools/test-checks.sh
+. "$(dirname "$0")/test-checks.sh"
 
 for prog in gcc readelf python3; do
 	if ! command -v "$prog" > /dev/null; then
@@ -235,5 +216,4 @@ check "pyelftools missing: exits 2 (got $rc)" [ "$rc" -eq 2 ]
 check "pyelftools missing: says to install python3-pyelftools" \
 	grep -q "install python3-pyelftools" "$tmp/out"
 
-[ $failed -eq 0 ] && echo "test-check-elf-align: all checks passed"
-exit $failed
+checks_done test-check-elf-align

@@ -34,7 +34,6 @@ here=$(cd "$(dirname "$0")" && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 repo=$tmp/repo
-failed=0
 
 # Neither the user's nor the system's git configuration applies.
 export HOME=$tmp/home GIT_CONFIG_NOSYSTEM=1
@@ -42,25 +41,8 @@ export GIT_AUTHOR_NAME="Test Author" GIT_AUTHOR_EMAIL=author@test.invalid
 export GIT_COMMITTER_NAME="Test Author" GIT_COMMITTER_EMAIL=author@test.invalid
 mkdir -p "$HOME"
 
-ok()
-{
-	echo "ok: $1"
-}
-
-bad()
-{
-	echo "FAILED: $1"
-	failed=1
-}
-
-# check NAME COMMAND...: ok if COMMAND succeeds.
-check()
-{
-	local name=$1
-
-	shift
-	if "$@"; then ok "$name"; else bad "$name"; fi
-}
+# shellcheck source=devtools/test-checks.sh
+. "$here/test-checks.sh"
 
 # Everything a run must leave alone in the clone. GIT_OPTIONAL_LOCKS=0:
 # git status itself must not refresh the index.
@@ -242,5 +224,4 @@ check "no origin/main: exits 2 (got $rc)" [ "$rc" -eq 2 ]
 check "no origin/main: asks for a range" grep -q \
 	"no RANGE given and no origin/main" "$tmp/out"
 
-[ $failed -eq 0 ] && echo "test-format-series: all checks passed"
-exit $failed
+checks_done test-format-series
