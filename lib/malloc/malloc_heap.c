@@ -213,12 +213,15 @@ heap_page_freeable(struct rte_mem_config *mcfg,
 /*
  * The whole pages of free element @p e that may go back to lib/eal, as
  * ranges leaving pieces of e that are empty or at least a minimal
- * element.
+ * element. Only pages near [@p wlo, @p whi), the memory just freed, are
+ * looked at: the rest of e was free before, and its pages were weighed
+ * then. Looking at all of them would make a free next to a large free
+ * element (such as the pages pinned by -m) cost a check per page.
  */
 static unsigned int
 heap_plan_release_pages(struct rte_mem_config *mcfg,
 		const struct malloc_heap *heap, const struct malloc_elem *e,
-		struct heap_range *rel)
+		uintptr_t wlo, uintptr_t whi, struct heap_range *rel)
 {
 	const struct rte_memseg_list *msl = heap_msl(mcfg, e);
 	uintptr_t s = (uintptr_t)e, end = (uintptr_t)malloc_elem_end(e);
@@ -236,6 +239,14 @@ heap_plan_release_pages(struct rte_mem_config *mcfg,
 		lo += pg;
 	if (hi < end && end - hi < MALLOC_ELEM_MIN_LEN)
 		hi -= pg;
+	/* A page next to the freed memory may have been kept only because
+	 * the piece beside it was too small to be an element. */
+	wlo = RTE_ALIGN_FLOOR(wlo, pg);
+	whi = RTE_ALIGN_CEIL(whi, pg);
+	if (wlo > s + pg)
+		lo = RTE_MAX(lo, wlo - pg);
+	if (whi + pg < end)
+		hi = RTE_MIN(hi, whi + pg);
 	for (a = lo; a < hi && n < HEAP_MAX_RELEASE;) {
 		unsigned int idx = eal_msl_addr_idx(msl, (void *)a);
 		uintptr_t b = a;
@@ -255,12 +266,13 @@ heap_plan_release_pages(struct rte_mem_config *mcfg,
 
 static inline unsigned int
 heap_plan_release(struct rte_mem_config *mcfg, const struct malloc_heap *heap,
-		const struct malloc_elem *e, struct heap_range *rel)
+		const struct malloc_elem *e, uintptr_t wlo, uintptr_t whi,
+		struct heap_range *rel)
 {
 	/* Most frees: no whole page inside, nothing to ask lib/eal. */
 	if (e->size < heap_msl(mcfg, e)->page_sz)
 		return 0;
-	return heap_plan_release_pages(mcfg, heap, e, rel);
+	return heap_plan_release_pages(mcfg, heap, e, wlo, whi, rel);
 }
 
 /* Hand pages [a, b) of list @p msl back to lib/eal. */
@@ -339,6 +351,7 @@ heap_free_locked(struct rte_mem_config *mcfg, struct malloc_heap *heap,
 {
 	uintptr_t cs = (uintptr_t)e + MALLOC_ELEM_HEADER_LEN;
 	uintptr_t ce = (uintptr_t)malloc_elem_end(e);
+	uintptr_t wlo = (uintptr_t)e, whi = ce;
 	struct heap_range rel[HEAP_MAX_RELEASE];
 	unsigned int n_rel;
 	bool low, high;
@@ -364,7 +377,7 @@ heap_free_locked(struct rte_mem_config *mcfg, struct malloc_heap *heap,
 		cs -= MALLOC_ELEM_HEADER_LEN;
 	if (high)
 		ce += MALLOC_ELEM_HEADER_LEN;
-	n_rel = heap_plan_release(mcfg, heap, e, rel);
+	n_rel = heap_plan_release(mcfg, heap, e, wlo, whi, rel);
 	if (!malloc_elem_is_dirty(e))
 		heap->cleared_on_free += heap_clear(cs, ce, rel, n_rel);
 	malloc_asan_poison(RTE_PTR_ADD(e, MALLOC_ELEM_HEADER_LEN),
@@ -646,7 +659,8 @@ heap_trim(struct rte_mem_config *mcfg, struct malloc_heap *heap,
 		struct malloc_elem *e)
 {
 	struct heap_range rel[HEAP_MAX_RELEASE];
-	unsigned int n_rel = heap_plan_release(mcfg, heap, e, rel);
+	unsigned int n_rel = heap_plan_release(mcfg, heap, e, (uintptr_t)e,
+			(uintptr_t)malloc_elem_end(e), rel);
 
 	if (n_rel == 0)
 		return;
