@@ -807,6 +807,144 @@ test_free_unmapped(void)
 	return TEST_SUCCESS;
 }
 
+/* ---- small frees wait on a queue ---- */
+
+#define QUEUED_SIZE 200
+
+/*
+ * Three blocks carved one below the other, @p b[0] on top. @return
+ * TEST_SUCCESS if they touch, so that freeing the middle one queues it.
+ */
+static int
+queue_blocks(char *b[3])
+{
+	size_t stride = MALLOC_ELEM_OVERHEAD +
+			RTE_CACHE_LINE_ROUNDUP(QUEUED_SIZE);
+	int i;
+
+	for (i = 0; i < 3; i++) {
+		b[i] = rte_malloc(NULL, QUEUED_SIZE, 0);
+		TEST_ASSERT_NOT_NULL(b[i], "block %d", i);
+	}
+	TEST_ASSERT(b[0] - b[1] == (ptrdiff_t)stride &&
+					b[1] - b[2] == (ptrdiff_t)stride,
+			"blocks %p %p %p are not neighbours", b[0], b[1], b[2]);
+	return TEST_SUCCESS;
+}
+
+/*
+ * A small free between busy neighbours waits on the heap's queue: it is
+ * no allocation any more (validate and a second free refuse it), the
+ * checker finds it on its queue, the next allocation of its size gets it
+ * back, rte_zmalloc() clears exactly the bytes it hands out, and the
+ * statistics show the heap as if every free were done.
+ */
+static int
+test_free_queued(void)
+{
+	struct rte_malloc_socket_stats s0, s1, s2;
+	char *b[3], *p;
+
+	CHECK(stats_get(MAIN_SOCKET, &s0));
+	CHECK(queue_blocks(b));
+	memset(b[1], 0xa5, QUEUED_SIZE);
+	rte_free(b[1]);
+	TEST_ASSERT_EQUAL(rte_malloc_validate(b[1], NULL), -1,
+			"a queued block validates");
+	rte_free(b[1]);
+	CHECK(heap_ok());
+	p = rte_malloc(NULL, QUEUED_SIZE, 0);
+	TEST_ASSERT(p == b[1], "the queued block %p was not reused: %p", b[1],
+			p);
+	TEST_ASSERT_EQUAL(usable_size(p), RTE_CACHE_LINE_ROUNDUP(QUEUED_SIZE),
+			"usable size");
+	memset(p, 0x5a, QUEUED_SIZE);
+
+	CHECK(stats_get(MAIN_SOCKET, &s1));
+	rte_free(p);
+	p = rte_zmalloc(NULL, QUEUED_SIZE, 0);
+	TEST_ASSERT(p == b[1], "rte_zmalloc did not reuse %p: %p", b[1], p);
+	TEST_ASSERT_EQUAL(first_not(p, QUEUED_SIZE, 0), QUEUED_SIZE,
+			"rte_zmalloc of a queued block is not zero");
+	CHECK(stats_get(MAIN_SOCKET, &s2));
+	TEST_ASSERT_EQUAL(s2.heap_cleared_on_zmalloc_bytes -
+					s1.heap_cleared_on_zmalloc_bytes,
+			(uint64_t)QUEUED_SIZE, "cleared on zmalloc");
+	TEST_ASSERT_EQUAL(s2.heap_cleared_on_free_bytes,
+			s1.heap_cleared_on_free_bytes, "cleared on free");
+	CHECK(stats_same_shape(&s1, &s2, "free and zmalloc of a queued block"));
+
+	/* Statistics drain the queue: the heap looks freed at once. */
+	rte_free(p);
+	CHECK(stats_get(MAIN_SOCKET, &s2));
+	TEST_ASSERT_EQUAL(s2.alloc_count, s1.alloc_count - 1, "alloc_count");
+	TEST_ASSERT_EQUAL(s2.heap_allocsz_bytes,
+			s1.heap_allocsz_bytes - MALLOC_ELEM_OVERHEAD -
+					RTE_CACHE_LINE_ROUNDUP(QUEUED_SIZE),
+			"allocated bytes");
+	rte_free(b[0]);
+	rte_free(b[2]);
+	CHECK(stats_get(MAIN_SOCKET, &s2));
+	CHECK(stats_same_shape(&s0, &s2, "all freed"));
+	return heap_ok();
+}
+
+/*
+ * Child, growing heap: a queued block must not keep a page from going
+ * back. Once its neighbours are freed, the queue is drained and the page
+ * is returned, with no statistics call to drain it.
+ */
+static int
+malloc_child_queue_release(int argc, char **argv)
+{
+	uint64_t before = rte_eal_get_physmem_size();
+	char err[256] = "";
+	char *b[3];
+
+	RTE_SET_USED(argc);
+	RTE_SET_USED(argv);
+	if (queue_blocks(b) != TEST_SUCCESS)
+		return 1;
+	if (rte_eal_get_physmem_size() == before)
+		return 2; /* the heap should have grown */
+	rte_free(b[1]);
+	rte_free(b[0]);
+	if (rte_eal_get_physmem_size() == before)
+		return 3; /* b[2] still holds the page */
+	rte_free(b[2]);
+	printf("mapped %" PRIu64 " -> %" PRIu64 " bytes\n", before,
+			rte_eal_get_physmem_size());
+	if (rte_eal_get_physmem_size() != before)
+		return 4;
+	if (malloc_heap_check_all(true, err, sizeof(err)) != 0) {
+		printf("heap check: %s\n", err);
+		return 5;
+	}
+	return 0;
+}
+REGISTER_CHILD_ACTION(malloc_queue_release, malloc_child_queue_release)
+
+static int
+test_free_queued_release(void)
+{
+	char dir[PATH_MAX], dir_arg[PATH_MAX + 16];
+	const char *args[] = { dir_arg, "--file-prefix=malloc_queue", NULL };
+	struct test_child_result res;
+	int ret;
+
+	if (test_scratch_dir("malloc_queue", dir, sizeof(dir)) < 0)
+		return test_skip_hugepages("no hugetlbfs scratch directory");
+	snprintf(dir_arg, sizeof(dir_arg), "--huge-dir=%s", dir);
+	ret = test_child_run("malloc_queue_release", args, &res);
+	if (test_scratch_dir_remove(dir) < 0)
+		return TEST_FAILED;
+	TEST_ASSERT_SUCCESS(ret, "child did not run");
+	TEST_ASSERT(res.exit_code == 0 && res.signal == 0,
+			"child: step %d, signal %d: %s", res.exit_code,
+			res.signal, res.output);
+	return TEST_SUCCESS;
+}
+
 /* ---- statistics ---- */
 
 #define STATS_ALLOCS 48
@@ -1907,6 +2045,8 @@ static struct unit_test_suite malloc_suite = {
 		TEST_CASE(test_realloc_shrink_clears),
 		TEST_CASE(test_free_bad_pointers),
 		TEST_CASE(test_free_unmapped),
+		TEST_CASE(test_free_queued),
+		TEST_CASE(test_free_queued_release),
 		TEST_CASE(test_stats_exact),
 		TEST_CASE(test_clear_once_clean),
 		TEST_CASE(test_clear_once_dirty),

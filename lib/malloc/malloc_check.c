@@ -22,7 +22,8 @@ struct check_ctx {
 	bool check_zero;
 	size_t total; /* bytes of all elements */
 	size_t free_size; /* bytes of free elements */
-	unsigned int n_free, n_busy;
+	size_t queued_size; /* bytes of queued elements */
+	unsigned int n_free, n_busy, n_queued;
 	char *err;
 	size_t err_len;
 };
@@ -107,6 +108,13 @@ check_elem(const struct rte_memseg_list *msl, const struct malloc_elem *e,
 		c->n_busy++;
 		return 0;
 	}
+	if (e->t.state == ELEM_QUEUED) {
+		/* Counted as allocated until drained. */
+		c->n_busy++;
+		c->n_queued++;
+		c->queued_size += e->size;
+		return 0;
+	}
 	if (e->t.state != ELEM_FREE)
 		return check_fail(c, e, "bad state");
 	c->n_free++;
@@ -118,6 +126,38 @@ check_elem(const struct rte_memseg_list *msl, const struct malloc_elem *e,
 		return check_fail(c, e, "free but not on its free list");
 	if (c->check_zero && !malloc_elem_is_dirty(e) && !check_is_zero(e))
 		return check_fail(c, e, "marked clean but not zero");
+	return 0;
+}
+
+/*
+ * Every queued element is on the queue of its size, and the walk found
+ * each of them: @return 0, or -1 with the error in @p c.
+ */
+static int
+check_queues(struct check_ctx *c)
+{
+	const struct malloc_heap *heap = c->heap;
+	const struct malloc_elem *e;
+	unsigned int q, n = 0;
+
+	for (q = 0; q < MALLOC_QUEUE_CLASSES; q++)
+		for (e = heap->queue[q]; e != NULL; e = e->free_next, n++) {
+			if (e->t.state != ELEM_QUEUED)
+				return check_fail(
+						c, e, "on a queue, not queued");
+			if (malloc_queue_class(e->size) != (int)q)
+				return check_fail(c, e, "on the wrong queue");
+			if (n > c->n_queued)
+				break;
+		}
+	if (n != c->n_queued || n != heap->queued_count ||
+			c->queued_size != heap->queued_size) {
+		snprintf(c->err, c->err_len,
+				"heap %s: queues hold %u elements, the walk found %u queued (%zu bytes), the counters say %u (%zu)",
+				heap->name, n, c->n_queued, c->queued_size,
+				heap->queued_count, heap->queued_size);
+		return -1;
+	}
 	return 0;
 }
 
@@ -148,6 +188,8 @@ check_heap(struct rte_mem_config *mcfg, struct malloc_heap *heap,
 				c.free_size, c.n_free, c.n_busy);
 		ret = -1;
 	}
+	if (ret == 0)
+		ret = check_queues(&c);
 	rte_spinlock_unlock(&heap->lock);
 	return ret;
 }

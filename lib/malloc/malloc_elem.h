@@ -7,8 +7,9 @@
 
 /*
  * Heap elements. Heap memory is cut into elements, each starting with a
- * header; an element is free, busy (allocated) or, for the last 8 bytes
- * before an aligned allocation, a pad marker pointing back to its header.
+ * header; an element is free, busy (allocated), queued (freed but not
+ * joined yet) or, for the last 8 bytes before an aligned allocation, a
+ * pad marker pointing back to its header.
  *
  *   [header][pad][data ............][trailer][slack]
  *   ^elem        ^data = elem + MALLOC_ELEM_HEADER_LEN + pad
@@ -55,6 +56,7 @@ enum malloc_elem_state {
 	ELEM_FREE = 0x5f,
 	ELEM_BUSY = 0xb5,
 	ELEM_PAD = 0xad,
+	ELEM_QUEUED = 0xc3, /* freed, waiting to be joined (malloc_queue.h) */
 };
 
 #define ELEM_FLAG_DIRTY 0x1 /* may hold non-zero bytes after the header */
@@ -74,8 +76,8 @@ struct malloc_elem_tail {
 struct malloc_elem {
 	struct malloc_elem *prev; /* neighbour below, or NULL at a run edge */
 	struct malloc_elem *next; /* neighbour above, or NULL at a run edge */
-	struct malloc_elem *free_prev; /* free list links (free only) */
-	struct malloc_elem *free_next;
+	struct malloc_elem *free_prev; /* free list links (free elements), */
+	struct malloc_elem *free_next; /* and the queue's link (queued ones) */
 	size_t size; /* bytes from this header to the end of the element */
 	struct malloc_elem *orig_elem; /* first element of the pages it came
 					* with (--match-allocations) */

@@ -12,7 +12,8 @@
  * so the free part below keeps its header. If nothing fits and the memory
  * layer may grow, pages for the request are mapped and added.
  *
- * Free joins the element with its free neighbours, works out which whole
+ * A small free may only be queued (malloc_queue.h) and done later. Free
+ * joins the element with its free neighbours, works out which whole
  * pages of the result go back to lib/eal, and clears the freed bytes that
  * stay in the heap only if the result is clean (design.md, "Clean and
  * dirty memory"). An allocation carries the flag of the free memory it
@@ -344,9 +345,32 @@ heap_release(struct rte_mem_config *mcfg, struct malloc_heap *heap,
 	}
 }
 
-/* Free busy element @p e; the caller holds the heap lock. */
-static void
-heap_free_locked(struct rte_mem_config *mcfg, struct malloc_heap *heap,
+/*
+ * @return true if free element @p e touches a queued element whose page
+ * might go back to lib/eal once joined: the queue must be drained, or it
+ * would keep that page. Pages pinned by -m never go back.
+ */
+static bool
+heap_queued_near(struct rte_mem_config *mcfg, const struct malloc_heap *heap,
+		const struct malloc_elem *e)
+{
+	const struct rte_memseg_list *msl = heap_msl(mcfg, e);
+	const struct malloc_elem *p = e->prev, *n = e->next;
+	bool qp = p != NULL && p->t.state == ELEM_QUEUED;
+	bool qn = n != NULL && n->t.state == ELEM_QUEUED;
+	/* The pages where e meets its neighbours (used only if queued). */
+	unsigned int below = eal_msl_addr_idx(msl, RTE_PTR_SUB(e, 1));
+	unsigned int above = eal_msl_addr_idx(msl, malloc_elem_end(e));
+
+	if ((!qp && !qn) || heap->external || mcfg->legacy_mem ||
+			!eal_memalloc_can_grow())
+		return false;
+	return (qp && heap_page_freeable(mcfg, msl, below)) ||
+			(qn && heap_page_freeable(mcfg, msl, above));
+}
+
+bool
+malloc_heap_free_locked(struct rte_mem_config *mcfg, struct malloc_heap *heap,
 		struct malloc_elem *e)
 {
 	uintptr_t cs = (uintptr_t)e + MALLOC_ELEM_HEADER_LEN;
@@ -354,7 +378,7 @@ heap_free_locked(struct rte_mem_config *mcfg, struct malloc_heap *heap,
 	uintptr_t wlo = (uintptr_t)e, whi = ce;
 	struct heap_range rel[HEAP_MAX_RELEASE];
 	unsigned int n_rel;
-	bool low, high;
+	bool low, high, near;
 	size_t listed;
 
 	heap->alloc_count--;
@@ -382,9 +406,11 @@ heap_free_locked(struct rte_mem_config *mcfg, struct malloc_heap *heap,
 		heap->cleared_on_free += heap_clear(cs, ce, rel, n_rel);
 	malloc_asan_poison(RTE_PTR_ADD(e, MALLOC_ELEM_HEADER_LEN),
 			e->size - MALLOC_ELEM_HEADER_LEN);
+	near = heap_queued_near(mcfg, heap, e);
 	heap_relist(mcfg, heap, e, listed, n_rel != 0);
 	if (n_rel != 0)
 		heap_release(mcfg, heap, e, rel, n_rel);
+	return near;
 }
 
 int
@@ -396,7 +422,9 @@ malloc_heap_free(struct rte_mem_config *mcfg, struct malloc_heap *heap,
 
 	rte_spinlock_lock(&heap->lock);
 	if (malloc_heap_elem_linked(mcfg, e)) {
-		heap_free_locked(mcfg, heap, e);
+		if (!malloc_queue_push(heap, e) &&
+				malloc_heap_free_locked(mcfg, heap, e))
+			malloc_queue_drain(mcfg, heap);
 		ret = 0;
 	}
 	rte_spinlock_unlock(&heap->lock);
@@ -736,7 +764,18 @@ malloc_heap_alloc(struct rte_mem_config *mcfg, struct malloc_heap *heap,
 	uintptr_t d = 0;
 
 	rte_spinlock_lock(&heap->lock);
+	e = malloc_queue_pop(heap, req);
+	if (e != NULL) {
+		/* It held the previous allocation's bytes. */
+		*dirty = true;
+		rte_spinlock_unlock(&heap->lock);
+		return malloc_elem_data(e);
+	}
 	e = heap_find(mcfg, heap, req, &d);
+	if (e == NULL && heap->queued_count != 0) {
+		malloc_queue_drain(mcfg, heap);
+		e = heap_find(mcfg, heap, req, &d);
+	}
 	if (e == NULL) {
 		struct malloc_elem *added = heap_grow(mcfg, heap, req);
 
@@ -798,14 +837,21 @@ malloc_heap_resize(struct rte_mem_config *mcfg, struct malloc_heap *heap,
 
 	rte_spinlock_lock(&heap->lock);
 	e = malloc_elem_from_data(data);
-	if (want > (uintptr_t)malloc_elem_end(e))
+	if (want > (uintptr_t)malloc_elem_end(e)) {
 		done = heap_resize_up(mcfg, heap, e, want);
-	else if ((uintptr_t)malloc_elem_end(e) - want >= MALLOC_ELEM_MIN_LEN) {
+		if (!done && heap->queued_count != 0) {
+			/* The memory after e may be queued, not joined yet. */
+			malloc_queue_drain(mcfg, heap);
+			done = heap_resize_up(mcfg, heap, e, want);
+		}
+	} else if ((uintptr_t)malloc_elem_end(e) - want >=
+			MALLOC_ELEM_MIN_LEN) {
 		t = malloc_elem_split(e, (void *)want, ELEM_BUSY);
 		heap_note_end(mcfg, e);
 		heap_note_end(mcfg, t);
 		heap->alloc_count++;
-		heap_free_locked(mcfg, heap, t);
+		if (malloc_heap_free_locked(mcfg, heap, t))
+			malloc_queue_drain(mcfg, heap);
 	}
 	if (done) {
 #ifdef RTE_MALLOC_DEBUG

@@ -28,6 +28,7 @@
 #include "eal_memcfg.h"
 #include "malloc_bins.h"
 #include "malloc_memzone.h"
+#include "malloc_queue.h"
 
 struct eal_subsys;
 
@@ -49,6 +50,10 @@ struct malloc_heap {
 	uint64_t cleared_on_zmalloc; /* bytes cleared by rte_zmalloc() */
 	unsigned int n_bins; /* bins[] entries in use */
 	struct malloc_bins bins[MALLOC_MAX_PAGE_SIZES]; /* per page size */
+	/* Small frees not joined yet, per size (malloc_queue.h). */
+	struct malloc_elem *queue[MALLOC_QUEUE_CLASSES];
+	size_t queued_size; /* bytes of queued elements */
+	unsigned int queued_count; /* queued elements, in alloc_count */
 };
 
 /* lib/malloc's part of the memory config. */
@@ -140,6 +145,16 @@ int malloc_heap_free(struct rte_mem_config *mcfg, struct malloc_heap *heap,
 		void *data);
 
 /*
+ * Free busy element @p e of @p heap now, without queueing; the caller
+ * holds the heap lock.
+ *
+ * @return true if the free memory is next to a queued element, which
+ *   must then be drained (malloc_queue.h).
+ */
+bool malloc_heap_free_locked(struct rte_mem_config *mcfg,
+		struct malloc_heap *heap, struct malloc_elem *e);
+
+/*
  * Resize the allocation at @p data in place to @p size bytes (rounded).
  *
  * @return true if done, false if the memory after it is not free enough.
@@ -183,7 +198,7 @@ struct malloc_elem *malloc_heap_add_memory(struct rte_mem_config *mcfg,
 struct malloc_elem *malloc_heap_largest(
 		struct malloc_heap *heap, const struct malloc_req *req);
 
-/* Fill @p s from @p heap (takes the lock). */
+/* Fill @p s from @p heap (takes the lock, drains the queue). */
 void malloc_heap_get_stats(
 		struct malloc_heap *heap, struct rte_malloc_socket_stats *s);
 
@@ -199,7 +214,7 @@ int malloc_heap_walk_locked(struct rte_mem_config *mcfg,
 		const struct malloc_heap *heap, malloc_heap_walk_t fn,
 		void *arg);
 
-/* Print every element of @p heap (takes the lock). */
+/* Print every element of @p heap (takes the lock, drains the queue). */
 void malloc_heap_dump(struct malloc_heap *heap, FILE *f);
 
 /* The free lists of @p heap for @p page_sz, created if missing. */

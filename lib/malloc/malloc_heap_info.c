@@ -207,6 +207,8 @@ malloc_heap_get_stats(
 	struct malloc_elem *e;
 
 	rte_spinlock_lock(&heap->lock);
+	/* The figures are those of a heap where every free is done. */
+	malloc_queue_drain(eal_mcfg_get(), heap);
 	e = malloc_heap_largest(heap, NULL);
 	s->heap_totalsz_bytes = heap->total_size;
 	s->heap_freesz_bytes = heap->free_size;
@@ -228,6 +230,8 @@ heap_state_name(uint8_t state)
 		return "FREE";
 	case ELEM_BUSY:
 		return "BUSY";
+	case ELEM_QUEUED:
+		return "QUEUED";
 	default:
 		return "?";
 	}
@@ -294,6 +298,7 @@ malloc_heap_dump(struct malloc_heap *heap, FILE *f)
 	struct rte_mem_config *mcfg = eal_mcfg_get();
 
 	rte_spinlock_lock(&heap->lock);
+	malloc_queue_drain(mcfg, heap);
 	fprintf(f, "Heap %s (socket %d): %zu bytes, %u allocated, %u free\n",
 			heap->name, heap->socket_id, heap->total_size,
 			heap->alloc_count, heap->free_count);

@@ -162,6 +162,7 @@ mz_biggest(struct malloc_heap **heaps, unsigned int n, struct malloc_req *req)
 		uintptr_t d, end;
 
 		rte_spinlock_lock(&heaps[i]->lock);
+		malloc_queue_drain(eal_mcfg_get(), heaps[i]);
 		e = malloc_heap_largest(heaps[i], req);
 		if (e != NULL) {
 			d = RTE_ALIGN_CEIL(

@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The rtemem authors
+ */
+
+/*
+ * Queues of small frees (malloc_queue.h): one singly linked stack per
+ * size and heap, through the elements' free_next, so that the element
+ * freed last, still warm in the cache, is handed out first.
+ */
+
+#include <string.h>
+
+#include <rte_common.h>
+
+#include "malloc_asan.h"
+#include "malloc_heap.h"
+#include "malloc_queue.h"
+
+bool
+malloc_queue_push(struct malloc_heap *heap, struct malloc_elem *e)
+{
+	int c = malloc_queue_class(e->size);
+
+	/*
+	 * Aligned allocations have a pad, which the queue would hand on. An
+	 * element next to free memory is freed at once: queued, it would
+	 * keep that memory from being joined, perhaps a whole page from
+	 * going back.
+	 */
+	if (c < 0 || e->t.pad != 0 || heap->external ||
+			heap->queued_size + e->size > MALLOC_QUEUE_MAX_BYTES ||
+			(e->prev != NULL && e->prev->t.state == ELEM_FREE) ||
+			(e->next != NULL && e->next->t.state == ELEM_FREE))
+		return false;
+#ifdef RTE_MALLOC_DEBUG
+	/* Freed memory is poisoned at once; the trailer cookie stays. */
+	memset(RTE_PTR_ADD(e, MALLOC_ELEM_HEADER_LEN), MALLOC_POISON,
+			e->size - MALLOC_ELEM_OVERHEAD);
+#endif
+	malloc_asan_poison(RTE_PTR_ADD(e, MALLOC_ELEM_HEADER_LEN),
+			e->size - MALLOC_ELEM_HEADER_LEN);
+	e->t.state = ELEM_QUEUED;
+	e->free_next = heap->queue[c];
+	heap->queue[c] = e;
+	heap->queued_size += e->size;
+	heap->queued_count++;
+	return true;
+}
+
+struct malloc_elem *
+malloc_queue_pop(struct malloc_heap *heap, const struct malloc_req *req)
+{
+	struct malloc_elem *e;
+	int c;
+
+	/* Any data address of a queued element has cache-line alignment. */
+	if (heap->queued_count == 0 || req->align > RTE_CACHE_LINE_SIZE ||
+			req->bound != 0 || req->contig || req->page_sz != NULL)
+		return NULL;
+	c = malloc_queue_class(MALLOC_ELEM_OVERHEAD + req->size);
+	if (c < 0 || heap->queue[c] == NULL)
+		return NULL;
+	e = heap->queue[c];
+	heap->queue[c] = e->free_next;
+	e->free_next = NULL;
+	heap->queued_size -= e->size;
+	heap->queued_count--;
+	e->t.state = ELEM_BUSY;
+	malloc_asan_unpoison(
+			RTE_PTR_ADD(e, MALLOC_ELEM_HEADER_LEN), req->user_size);
+	return e;
+}
+
+void
+malloc_queue_drain(struct rte_mem_config *mcfg, struct malloc_heap *heap)
+{
+	struct malloc_elem *e;
+	unsigned int c;
+
+	if (heap->queued_count == 0)
+		return;
+	for (c = 0; c < MALLOC_QUEUE_CLASSES; c++) {
+		while ((e = heap->queue[c]) != NULL) {
+			heap->queue[c] = e->free_next;
+			e->free_next = NULL;
+			e->t.state = ELEM_BUSY;
+			/* Its queued neighbours are drained here anyway. */
+			malloc_heap_free_locked(mcfg, heap, e);
+		}
+	}
+	heap->queued_size = 0;
+	heap->queued_count = 0;
+}

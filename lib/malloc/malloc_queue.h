@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The rtemem authors
+ */
+
+#ifndef _MALLOC_QUEUE_H_
+#define _MALLOC_QUEUE_H_
+
+/*
+ * Small frees that wait to be joined. Joining a freed element with its
+ * neighbours, moving it between free lists and clearing it cost several
+ * times what taking the element again costs, and a program that frees
+ * small blocks mostly allocates the same sizes again soon. So a free of
+ * up to MALLOC_QUEUE_MAX_DATA bytes only puts the element on its heap's
+ * queue for its exact size, and an allocation of that size takes it back
+ * from there; both under the heap lock, in constant time.
+ *
+ * A queued element is in state ELEM_QUEUED: not an allocation (freeing
+ * or validating it again fails), not free (nothing joins it). The heap's
+ * counters still count it as allocated; malloc_queue_drain() frees
+ * every queued element the usual way, and runs before anything that
+ * reports on the heap or needs its free memory joined: statistics, dumps,
+ * the largest free block, an allocation or in-place growth that found no
+ * room. At most MALLOC_QUEUE_MAX_BYTES wait per heap.
+ *
+ * A queued element must not keep memory from going back to the kernel:
+ * a free next to free memory is never queued, and a free whose memory
+ * ends up next to a queued element drains the queue if the pages there
+ * could go back (not pinned by -m, not legacy). So the only memory kept
+ * is pages covered by queued elements alone: at most the queue's bytes.
+ *
+ * Memory handed out from the queue held the previous user's bytes:
+ * rte_zmalloc() clears it, and nothing else does until it is drained.
+ * External heaps do not queue: their memory may be removed at any time.
+ */
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "malloc_elem.h"
+
+struct malloc_heap;
+struct malloc_req;
+struct rte_mem_config;
+
+/* Largest data area (rounded to cache lines) whose free is queued. */
+#define MALLOC_QUEUE_MAX_DATA 1024
+/* Queues per heap: one per data size, in cache lines. */
+#define MALLOC_QUEUE_CLASSES (MALLOC_QUEUE_MAX_DATA / RTE_CACHE_LINE_SIZE)
+/* Bytes of queued elements per heap at most. */
+#define MALLOC_QUEUE_MAX_BYTES ((size_t)2 << 20)
+
+/* The queue of elements of @p size bytes, or -1 if they are not queued. */
+static inline int
+malloc_queue_class(size_t size)
+{
+	size_t data = size - MALLOC_ELEM_OVERHEAD;
+
+	if (size <= MALLOC_ELEM_OVERHEAD || data > MALLOC_QUEUE_MAX_DATA ||
+			(data & RTE_CACHE_LINE_MASK) != 0)
+		return -1;
+	return (int)(data / RTE_CACHE_LINE_SIZE) - 1;
+}
+
+/*
+ * Queue busy element @p e of @p heap instead of freeing it, if it is of a
+ * queued size and there is room. The caller holds the heap lock.
+ *
+ * @return true if queued, false if the caller must free it.
+ */
+bool malloc_queue_push(struct malloc_heap *heap, struct malloc_elem *e);
+
+/*
+ * Take a queued element that serves @p req exactly, as a busy element.
+ * The caller holds the heap lock. Its data may hold the bytes of its
+ * previous allocation.
+ *
+ * @return the element, or NULL.
+ */
+struct malloc_elem *malloc_queue_pop(
+		struct malloc_heap *heap, const struct malloc_req *req);
+
+/*
+ * Free every queued element of @p heap: join, clear, give pages back as
+ * rte_free() would have. The caller holds the heap lock.
+ */
+void malloc_queue_drain(struct rte_mem_config *mcfg, struct malloc_heap *heap);
+
+#endif /* _MALLOC_QUEUE_H_ */
