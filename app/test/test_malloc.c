@@ -786,18 +786,23 @@ malloc_child_free_unmapped(int argc, char **argv)
 }
 REGISTER_CHILD_ACTION(malloc_free_unmapped, malloc_child_free_unmapped)
 
+/*
+ * Run child action @p action in a fresh EAL with file prefix and scratch
+ * directory @p name, growing its heap on demand (no -m).
+ */
 static int
-test_free_unmapped(void)
+run_heap_child(const char *action, const char *name)
 {
-	char dir[PATH_MAX], dir_arg[PATH_MAX + 16];
-	const char *args[] = { dir_arg, "--file-prefix=malloc_unmapped", NULL };
+	char dir[PATH_MAX], dir_arg[PATH_MAX + 16], prefix[64];
+	const char *args[] = { dir_arg, prefix, NULL };
 	struct test_child_result res;
 	int ret;
 
-	if (test_scratch_dir("malloc_unmapped", dir, sizeof(dir)) < 0)
+	if (test_scratch_dir(name, dir, sizeof(dir)) < 0)
 		return test_skip_hugepages("no hugetlbfs scratch directory");
 	snprintf(dir_arg, sizeof(dir_arg), "--huge-dir=%s", dir);
-	ret = test_child_run("malloc_free_unmapped", args, &res);
+	snprintf(prefix, sizeof(prefix), "--file-prefix=%s", name);
+	ret = test_child_run(action, args, &res);
 	if (test_scratch_dir_remove(dir) < 0)
 		return TEST_FAILED;
 	TEST_ASSERT_SUCCESS(ret, "child did not run");
@@ -805,6 +810,12 @@ test_free_unmapped(void)
 			"child: step %d, signal %d: %s", res.exit_code,
 			res.signal, res.output);
 	return TEST_SUCCESS;
+}
+
+static int
+test_free_unmapped(void)
+{
+	return run_heap_child("malloc_free_unmapped", "malloc_unmapped");
 }
 
 /* ---- small frees wait on a queue ---- */
@@ -927,22 +938,49 @@ REGISTER_CHILD_ACTION(malloc_queue_release, malloc_child_queue_release)
 static int
 test_free_queued_release(void)
 {
-	char dir[PATH_MAX], dir_arg[PATH_MAX + 16];
-	const char *args[] = { dir_arg, "--file-prefix=malloc_queue", NULL };
-	struct test_child_result res;
-	int ret;
+	return run_heap_child("malloc_queue_release", "malloc_queue");
+}
 
-	if (test_scratch_dir("malloc_queue", dir, sizeof(dir)) < 0)
-		return test_skip_hugepages("no hugetlbfs scratch directory");
-	snprintf(dir_arg, sizeof(dir_arg), "--huge-dir=%s", dir);
-	ret = test_child_run("malloc_queue_release", args, &res);
-	if (test_scratch_dir_remove(dir) < 0)
-		return TEST_FAILED;
-	TEST_ASSERT_SUCCESS(ret, "child did not run");
-	TEST_ASSERT(res.exit_code == 0 && res.signal == 0,
-			"child: step %d, signal %d: %s", res.exit_code,
-			res.signal, res.output);
-	return TEST_SUCCESS;
+/*
+ * Child, growing heap: growth maps pages for the whole request without
+ * counting the free memory it joins; a whole page the allocation does
+ * not reach must go back at once, not wait for a free beside it.
+ */
+static int
+malloc_child_grow_trim(int argc, char **argv)
+{
+	uint64_t before = rte_eal_get_physmem_size(), pg, want;
+	uintptr_t base;
+	char *a, *b;
+
+	RTE_SET_USED(argc);
+	RTE_SET_USED(argv);
+	a = rte_malloc(NULL, 1000, 0);
+	if (a == NULL)
+		return 1;
+	pg = rte_mem_virt2memseg_list(a)->page_sz;
+	rte_free(a);
+	a = rte_malloc(NULL, pg / 2, 0);
+	/* Not enough free memory left for a page: the heap grows by two. */
+	b = rte_malloc(NULL, pg, 0);
+	if (a == NULL || b == NULL)
+		return 2;
+	base = RTE_ALIGN_FLOOR((uintptr_t)RTE_MIN(a, b), pg);
+	want = RTE_ALIGN_CEIL((uintptr_t)RTE_MAX(a, b) + pg - base, pg);
+	printf("mapped %" PRIu64 " bytes for blocks up to %" PRIu64 "\n",
+			rte_eal_get_physmem_size() - before, want);
+	if (rte_eal_get_physmem_size() - before != want)
+		return 3;
+	rte_free(b);
+	rte_free(a);
+	return rte_eal_get_physmem_size() == before ? 0 : 4;
+}
+REGISTER_CHILD_ACTION(malloc_grow_trim, malloc_child_grow_trim)
+
+static int
+test_grow_trim(void)
+{
+	return run_heap_child("malloc_grow_trim", "malloc_grow_trim");
 }
 
 /* ---- statistics ---- */
@@ -2047,6 +2085,7 @@ static struct unit_test_suite malloc_suite = {
 		TEST_CASE(test_free_unmapped),
 		TEST_CASE(test_free_queued),
 		TEST_CASE(test_free_queued_release),
+		TEST_CASE(test_grow_trim),
 		TEST_CASE(test_stats_exact),
 		TEST_CASE(test_clear_once_clean),
 		TEST_CASE(test_clear_once_dirty),

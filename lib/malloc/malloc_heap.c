@@ -697,6 +697,21 @@ heap_trim(struct rte_mem_config *mcfg, struct malloc_heap *heap,
 }
 
 /*
+ * Give back the whole free pages beside @p e, just carved from grown
+ * memory. Growth maps pages for the whole request, without counting the
+ * free memory it joins, so the rest may hold a page nothing uses.
+ */
+static void
+heap_trim_around(struct rte_mem_config *mcfg, struct malloc_heap *heap,
+		struct malloc_elem *e)
+{
+	if (e->next != NULL && e->next->t.state == ELEM_FREE)
+		heap_trim(mcfg, heap, e->next);
+	if (e->prev != NULL && e->prev->t.state == ELEM_FREE)
+		heap_trim(mcfg, heap, e->prev);
+}
+
+/*
  * Grow @p heap by enough pages for @p req.
  *
  * @return the free element now holding them, or NULL.
@@ -760,7 +775,7 @@ void *
 malloc_heap_alloc(struct rte_mem_config *mcfg, struct malloc_heap *heap,
 		const struct malloc_req *req, bool *dirty)
 {
-	struct malloc_elem *e;
+	struct malloc_elem *e, *added = NULL;
 	uintptr_t d = 0;
 
 	rte_spinlock_lock(&heap->lock);
@@ -777,8 +792,7 @@ malloc_heap_alloc(struct rte_mem_config *mcfg, struct malloc_heap *heap,
 		e = heap_find(mcfg, heap, req, &d);
 	}
 	if (e == NULL) {
-		struct malloc_elem *added = heap_grow(mcfg, heap, req);
-
+		added = heap_grow(mcfg, heap, req);
 		if (added != NULL) {
 			e = heap_find(mcfg, heap, req, &d);
 			if (e == NULL)
@@ -791,6 +805,8 @@ malloc_heap_alloc(struct rte_mem_config *mcfg, struct malloc_heap *heap,
 	}
 	heap_fit_low(mcfg, e, req, &d);
 	e = heap_carve(mcfg, heap, e, req, d);
+	if (added != NULL)
+		heap_trim_around(mcfg, heap, e);
 	*dirty = malloc_elem_is_dirty(e);
 	rte_spinlock_unlock(&heap->lock);
 	return (void *)d;
