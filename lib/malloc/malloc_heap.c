@@ -369,7 +369,7 @@ heap_queued_near(struct rte_mem_config *mcfg, const struct malloc_heap *heap,
 			(qn && heap_page_freeable(mcfg, msl, above));
 }
 
-bool
+void
 malloc_heap_free_locked(struct rte_mem_config *mcfg, struct malloc_heap *heap,
 		struct malloc_elem *e)
 {
@@ -410,7 +410,8 @@ malloc_heap_free_locked(struct rte_mem_config *mcfg, struct malloc_heap *heap,
 	heap_relist(mcfg, heap, e, listed, n_rel != 0);
 	if (n_rel != 0)
 		heap_release(mcfg, heap, e, rel, n_rel);
-	return near;
+	if (near)
+		malloc_queue_drain(mcfg, heap);
 }
 
 int
@@ -422,9 +423,8 @@ malloc_heap_free(struct rte_mem_config *mcfg, struct malloc_heap *heap,
 
 	rte_spinlock_lock(&heap->lock);
 	if (malloc_heap_elem_linked(mcfg, e)) {
-		if (!malloc_queue_push(heap, e) &&
-				malloc_heap_free_locked(mcfg, heap, e))
-			malloc_queue_drain(mcfg, heap);
+		if (!malloc_queue_push(heap, e))
+			malloc_heap_free_locked(mcfg, heap, e);
 		ret = 0;
 	}
 	rte_spinlock_unlock(&heap->lock);
@@ -866,8 +866,7 @@ malloc_heap_resize(struct rte_mem_config *mcfg, struct malloc_heap *heap,
 		heap_note_end(mcfg, e);
 		heap_note_end(mcfg, t);
 		heap->alloc_count++;
-		if (malloc_heap_free_locked(mcfg, heap, t))
-			malloc_queue_drain(mcfg, heap);
+		malloc_heap_free_locked(mcfg, heap, t);
 	}
 	if (done) {
 #ifdef RTE_MALLOC_DEBUG

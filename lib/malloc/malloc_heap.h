@@ -146,12 +146,10 @@ int malloc_heap_free(struct rte_mem_config *mcfg, struct malloc_heap *heap,
 
 /*
  * Free busy element @p e of @p heap now, without queueing; the caller
- * holds the heap lock.
- *
- * @return true if the free memory is next to a queued element, which
- *   must then be drained (malloc_queue.h).
+ * holds the heap lock. If the freed memory ends next to a queued element
+ * whose page could go back to lib/eal, the queue is drained too.
  */
-bool malloc_heap_free_locked(struct rte_mem_config *mcfg,
+void malloc_heap_free_locked(struct rte_mem_config *mcfg,
 		struct malloc_heap *heap, struct malloc_elem *e);
 
 /*

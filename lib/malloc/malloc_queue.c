@@ -74,20 +74,25 @@ malloc_queue_pop(struct malloc_heap *heap, const struct malloc_req *req)
 void
 malloc_queue_drain(struct rte_mem_config *mcfg, struct malloc_heap *heap)
 {
-	struct malloc_elem *e;
+	struct malloc_elem *q[MALLOC_QUEUE_CLASSES], *e;
 	unsigned int c;
 
 	if (heap->queued_count == 0)
 		return;
+	/*
+	 * Take the queues off the heap first: a free below that ends next to
+	 * a queued element drains again, and must find nothing left to do.
+	 */
+	memcpy(q, heap->queue, sizeof(q));
+	memset(heap->queue, 0, sizeof(heap->queue));
+	heap->queued_size = 0;
+	heap->queued_count = 0;
 	for (c = 0; c < MALLOC_QUEUE_CLASSES; c++) {
-		while ((e = heap->queue[c]) != NULL) {
-			heap->queue[c] = e->free_next;
+		while ((e = q[c]) != NULL) {
+			q[c] = e->free_next;
 			e->free_next = NULL;
 			e->t.state = ELEM_BUSY;
-			/* Its queued neighbours are drained here anyway. */
 			malloc_heap_free_locked(mcfg, heap, e);
 		}
 	}
-	heap->queued_size = 0;
-	heap->queued_count = 0;
 }
