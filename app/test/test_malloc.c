@@ -941,6 +941,87 @@ test_free_queued_release(void)
 	return run_heap_child("malloc_queue_release", "malloc_queue");
 }
 
+#define RUN_SMALL 6 /* queued blocks on each side of a large one */
+#define RUN_LARGE 4096 /* too large to be queued */
+
+static struct malloc_elem *
+elem_of(void *p)
+{
+	return (struct malloc_elem *)((char *)p - MALLOC_ELEM_HEADER_LEN);
+}
+
+/*
+ * A run of queued blocks with a freed large one inside, between two busy
+ * blocks, joins into a single free element when the queue drains. Each
+ * byte is cleared once: in a clean heap, exactly the run's bytes after
+ * its first header (the blocks' contents and the headers that became
+ * data); nothing where the blocks came dirty or were poisoned.
+ */
+static int
+test_free_queued_run(void)
+{
+	/* b[0] and b[n - 1] stay busy; the large block is in the middle. */
+	const unsigned int n = 2 * RUN_SMALL + 3, big = RUN_SMALL + 1;
+	const unsigned int order[] = { 4, 1, 6, 2, 5, 3, 8, 13, 10, 12, 9, 11 };
+	struct rte_malloc_socket_stats s0, s1;
+	uint64_t d, want = 0;
+	bool clean = true;
+	size_t run;
+	char *b[n];
+	unsigned int i;
+
+	RTE_BUILD_BUG_ON(RTE_DIM(order) != 2 * RUN_SMALL);
+	for (i = 0; i < n; i++) {
+		b[i] = rte_malloc(NULL, i == big ? RUN_LARGE : QUEUED_SIZE, 0);
+		TEST_ASSERT_NOT_NULL(b[i], "block %u", i);
+		if (i > 0)
+			TEST_ASSERT((char *)elem_of(b[i]) + elem_of(b[i])->size ==
+							(char *)elem_of(b[i -
+									1]),
+					"blocks %u and %u are not neighbours",
+					i - 1, i);
+		if (i > 0 && i < n - 1)
+			clean = clean && !malloc_elem_is_dirty(elem_of(b[i]));
+		memset(b[i], 0xa5, i == big ? RUN_LARGE : QUEUED_SIZE);
+	}
+	run = RTE_PTR_DIFF(elem_of(b[0]), elem_of(b[n - 2]));
+#ifndef RTE_MALLOC_DEBUG
+	if (clean)
+		want = run - MALLOC_ELEM_HEADER_LEN;
+#endif
+	CHECK(stats_get(MAIN_SOCKET, &s0));
+	for (i = 0; i < RTE_DIM(order); i++) {
+		rte_free(b[order[i]]);
+		TEST_ASSERT_EQUAL(elem_of(b[order[i]])->t.state, ELEM_QUEUED,
+				"block %u between busy or queued ones was not queued",
+				order[i]);
+	}
+	CHECK(heap_ok());
+	/* Freed at once; it may drain the queue if its page could go back. */
+	rte_free(b[big]);
+	CHECK(heap_ok());
+	CHECK(stats_get(MAIN_SOCKET, &s1));
+	d = s1.heap_cleared_on_free_bytes - s0.heap_cleared_on_free_bytes;
+	printf("run of %u blocks, %zu bytes (%s): cleared %" PRIu64 "\n", n - 2,
+			run, clean ? "clean" : "dirty", d);
+	TEST_ASSERT_EQUAL(d, want, "cleared %" PRIu64 " bytes, not %" PRIu64, d,
+			want);
+	TEST_ASSERT_EQUAL(s1.free_count, s0.free_count + 1,
+			"the run is not one free element");
+	TEST_ASSERT_EQUAL(s1.alloc_count, s0.alloc_count - (n - 2),
+			"alloc_count");
+	TEST_ASSERT_EQUAL(s1.heap_freesz_bytes - s0.heap_freesz_bytes, run,
+			"free bytes");
+	TEST_ASSERT_EQUAL(elem_of(b[n - 2])->t.state, ELEM_FREE,
+			"the run's first element is not free");
+	TEST_ASSERT_EQUAL(elem_of(b[n - 2])->size, run,
+			"the run's element has %zu bytes, not %zu",
+			elem_of(b[n - 2])->size, run);
+	rte_free(b[0]);
+	rte_free(b[n - 1]);
+	return heap_ok();
+}
+
 /*
  * Child, growing heap: growth maps pages for the whole request without
  * counting the free memory it joins; a whole page the allocation does
@@ -2085,6 +2166,7 @@ static struct unit_test_suite malloc_suite = {
 		TEST_CASE(test_free_unmapped),
 		TEST_CASE(test_free_queued),
 		TEST_CASE(test_free_queued_release),
+		TEST_CASE(test_free_queued_run),
 		TEST_CASE(test_grow_trim),
 		TEST_CASE(test_stats_exact),
 		TEST_CASE(test_clear_once_clean),

@@ -137,16 +137,19 @@ static int
 check_queues(struct check_ctx *c)
 {
 	const struct malloc_heap *heap = c->heap;
-	const struct malloc_elem *e;
+	const struct malloc_elem *e, *p;
 	unsigned int q, n = 0;
 
 	for (q = 0; q < MALLOC_QUEUE_CLASSES; q++)
-		for (e = heap->queue[q]; e != NULL; e = e->free_next, n++) {
+		for (p = NULL, e = heap->queue[q]; e != NULL;
+				p = e, e = e->free_next, n++) {
 			if (e->t.state != ELEM_QUEUED)
 				return check_fail(
 						c, e, "on a queue, not queued");
 			if (malloc_queue_class(e->size) != (int)q)
 				return check_fail(c, e, "on the wrong queue");
+			if (e->free_prev != p)
+				return check_fail(c, e, "bad queue back link");
 			if (n > c->n_queued)
 				break;
 		}

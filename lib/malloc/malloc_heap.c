@@ -414,6 +414,129 @@ malloc_heap_free_locked(struct rte_mem_config *mcfg, struct malloc_heap *heap,
 		malloc_queue_drain(mcfg, heap);
 }
 
+/* @return true if neighbours @p a and @p b are both freed and may join. */
+static inline bool
+heap_run_joins(const struct malloc_elem *a, const struct malloc_elem *b,
+		bool match)
+{
+	return (a->t.state == ELEM_FREE || a->t.state == ELEM_QUEUED) &&
+			(b->t.state == ELEM_FREE ||
+					b->t.state == ELEM_QUEUED) &&
+			(!match || a->orig_elem == b->orig_elem);
+}
+
+/*
+ * Take the elements @p first to @p last off their free lists and queues
+ * and count the queued ones as freed. @return the OR of their flags, with
+ * the extent of the queued ones in [*@p wlo, *@p whi).
+ */
+static uint8_t
+heap_run_unlist(struct rte_mem_config *mcfg, struct malloc_heap *heap,
+		struct malloc_elem *first, struct malloc_elem *last,
+		uintptr_t *wlo, uintptr_t *whi)
+{
+	struct malloc_elem *e = first;
+	uint8_t flags = 0;
+
+	*wlo = UINTPTR_MAX;
+	*whi = 0;
+	for (;;) {
+		flags |= e->t.flags;
+		if (e->t.state == ELEM_QUEUED) {
+			malloc_queue_unlink(heap, e);
+			heap->alloc_count--;
+			heap->free_size += e->size;
+			*wlo = RTE_MIN(*wlo, (uintptr_t)e);
+			*whi = RTE_MAX(*whi, (uintptr_t)malloc_elem_end(e));
+		} else {
+			heap_remove_free(mcfg, heap, e);
+		}
+		if (e == last)
+			return flags;
+		e = e->next;
+	}
+}
+
+/*
+ * Clear what a run joined into clean element @p e was not known to hold as
+ * zero: the queued elements' bytes (their users wrote them) and the
+ * headers that became data. The first element was @p first_size bytes in
+ * state @p first_state; the others' headers are still intact. Adjacent
+ * pieces are cleared together.
+ */
+static uint64_t
+heap_run_clear(struct malloc_elem *e, size_t first_size, uint8_t first_state,
+		const struct heap_range *rel, unsigned int n_rel)
+{
+	uintptr_t p = (uintptr_t)e + first_size;
+	uintptr_t end = (uintptr_t)malloc_elem_end(e);
+	uintptr_t cs = (uintptr_t)e + MALLOC_ELEM_HEADER_LEN, ce = cs;
+	uint64_t done = 0;
+
+	if (first_state == ELEM_QUEUED)
+		ce = p;
+	while (p < end) {
+		const struct malloc_elem *n = (const void *)p;
+		size_t len = n->t.state == ELEM_QUEUED ? n->size :
+							 MALLOC_ELEM_HEADER_LEN;
+
+		if (p != ce) {
+			if (ce > cs)
+				done += heap_clear(cs, ce, rel, n_rel);
+			cs = p;
+		}
+		ce = p + len;
+		p += n->size;
+	}
+	if (ce > cs)
+		done += heap_clear(cs, ce, rel, n_rel);
+	return done;
+}
+
+void
+malloc_heap_free_run(struct rte_mem_config *mcfg, struct malloc_heap *heap,
+		struct malloc_elem *q)
+{
+	bool match = mcfg->match_allocations != 0;
+	struct malloc_elem *first = q, *last = q;
+	struct heap_range rel[HEAP_MAX_RELEASE];
+	uint8_t first_state, flags;
+	size_t first_size;
+	uintptr_t wlo, whi;
+	unsigned int n_rel;
+
+	while (first->prev != NULL && heap_run_joins(first->prev, first, match))
+		first = first->prev;
+	while (last->next != NULL && heap_run_joins(last, last->next, match))
+		last = last->next;
+	flags = heap_run_unlist(mcfg, heap, first, last, &wlo, &whi);
+#ifdef RTE_MALLOC_DEBUG
+	/* The queued elements were poisoned when queued. */
+	flags |= ELEM_FLAG_DIRTY;
+#endif
+	first_state = first->t.state;
+	first_size = first->size;
+	first->size = RTE_PTR_DIFF(malloc_elem_end(last), first);
+	first->next = last->next;
+	if (last->next != NULL)
+		last->next->prev = first;
+	first->t.flags = flags;
+	first->t.state = ELEM_FREE;
+	first->t.pad = 0;
+	n_rel = heap_plan_release(mcfg, heap, first, wlo, whi, rel);
+	if (!malloc_elem_is_dirty(first))
+		heap->cleared_on_free += heap_run_clear(
+				first, first_size, first_state, rel, n_rel);
+	malloc_asan_poison(RTE_PTR_ADD(first, MALLOC_ELEM_HEADER_LEN),
+			first->size - MALLOC_ELEM_HEADER_LEN);
+	if (first != last)
+		heap_note_end(mcfg, first);
+	if (n_rel != 0)
+		heap_release(mcfg, heap, first, rel, n_rel);
+	else
+		heap_insert_free(mcfg, heap, first);
+}
+
 int
 malloc_heap_free(struct rte_mem_config *mcfg, struct malloc_heap *heap,
 		void *data)

@@ -3,9 +3,10 @@
  */
 
 /*
- * Queues of small frees (malloc_queue.h): one singly linked stack per
- * size and heap, through the elements' free_next, so that the element
- * freed last, still warm in the cache, is handed out first.
+ * Queues of small frees (malloc_queue.h): one stack per size and heap,
+ * doubly linked through the elements' free list links, so that the
+ * element freed last, still warm in the cache, is handed out first, and
+ * a drain can take any element out of the middle as it joins a run.
  */
 
 #include <string.h>
@@ -40,7 +41,10 @@ malloc_queue_push(struct malloc_heap *heap, struct malloc_elem *e)
 	malloc_asan_poison(RTE_PTR_ADD(e, MALLOC_ELEM_HEADER_LEN),
 			e->size - MALLOC_ELEM_HEADER_LEN);
 	e->t.state = ELEM_QUEUED;
+	e->free_prev = NULL;
 	e->free_next = heap->queue[c];
+	if (e->free_next != NULL)
+		e->free_next->free_prev = e;
 	heap->queue[c] = e;
 	heap->queued_size += e->size;
 	heap->queued_count++;
@@ -61,10 +65,7 @@ malloc_queue_pop(struct malloc_heap *heap, const struct malloc_req *req)
 	if (c < 0 || heap->queue[c] == NULL)
 		return NULL;
 	e = heap->queue[c];
-	heap->queue[c] = e->free_next;
-	e->free_next = NULL;
-	heap->queued_size -= e->size;
-	heap->queued_count--;
+	malloc_queue_unlink(heap, e);
 	e->t.state = ELEM_BUSY;
 	malloc_asan_unpoison(
 			RTE_PTR_ADD(e, MALLOC_ELEM_HEADER_LEN), req->user_size);
@@ -72,27 +73,27 @@ malloc_queue_pop(struct malloc_heap *heap, const struct malloc_req *req)
 }
 
 void
+malloc_queue_unlink(struct malloc_heap *heap, struct malloc_elem *e)
+{
+	if (e->free_prev != NULL)
+		e->free_prev->free_next = e->free_next;
+	else
+		heap->queue[malloc_queue_class(e->size)] = e->free_next;
+	if (e->free_next != NULL)
+		e->free_next->free_prev = e->free_prev;
+	e->free_prev = NULL;
+	e->free_next = NULL;
+	heap->queued_size -= e->size;
+	heap->queued_count--;
+}
+
+void
 malloc_queue_drain(struct rte_mem_config *mcfg, struct malloc_heap *heap)
 {
-	struct malloc_elem *q[MALLOC_QUEUE_CLASSES], *e;
 	unsigned int c;
 
-	if (heap->queued_count == 0)
-		return;
-	/*
-	 * Take the queues off the heap first: a free below that ends next to
-	 * a queued element drains again, and must find nothing left to do.
-	 */
-	memcpy(q, heap->queue, sizeof(q));
-	memset(heap->queue, 0, sizeof(heap->queue));
-	heap->queued_size = 0;
-	heap->queued_count = 0;
-	for (c = 0; c < MALLOC_QUEUE_CLASSES; c++) {
-		while ((e = q[c]) != NULL) {
-			q[c] = e->free_next;
-			e->free_next = NULL;
-			e->t.state = ELEM_BUSY;
-			malloc_heap_free_locked(mcfg, heap, e);
-		}
-	}
+	/* Each run takes every queued element it joins off its queue. */
+	for (c = 0; c < MALLOC_QUEUE_CLASSES && heap->queued_count != 0; c++)
+		while (heap->queue[c] != NULL)
+			malloc_heap_free_run(mcfg, heap, heap->queue[c]);
 }

@@ -17,10 +17,12 @@
  * A queued element is in state ELEM_QUEUED: not an allocation (freeing
  * or validating it again fails), not free (nothing joins it). The heap's
  * counters still count it as allocated; malloc_queue_drain() frees
- * every queued element the usual way, and runs before anything that
- * reports on the heap or needs its free memory joined: statistics, dumps,
- * the largest free block, an allocation or in-place growth that found no
- * room. At most MALLOC_QUEUE_MAX_BYTES wait per heap.
+ * every queued element, joining each run of freed neighbours at once
+ * (a run of queued blocks costs one join, not one per block). It runs
+ * before anything that reports on the heap or needs its free memory
+ * joined: statistics, dumps, the largest free block, an allocation or
+ * in-place growth that found no room. At most MALLOC_QUEUE_MAX_BYTES wait
+ * per heap.
  *
  * A queued element must not keep memory from going back to the kernel:
  * a free next to free memory is never queued, and a free whose memory
@@ -78,6 +80,12 @@ bool malloc_queue_push(struct malloc_heap *heap, struct malloc_elem *e);
  */
 struct malloc_elem *malloc_queue_pop(
 		struct malloc_heap *heap, const struct malloc_req *req);
+
+/*
+ * Take queued element @p e off its queue (it stays ELEM_QUEUED). The
+ * caller holds the heap lock.
+ */
+void malloc_queue_unlink(struct malloc_heap *heap, struct malloc_elem *e);
 
 /*
  * Free every queued element of @p heap: join, clear, give pages back as
