@@ -944,12 +944,6 @@ test_free_queued_release(void)
 #define RUN_SMALL 6 /* queued blocks on each side of a large one */
 #define RUN_LARGE 4096 /* too large to be queued */
 
-static struct malloc_elem *
-elem_of(void *p)
-{
-	return (struct malloc_elem *)((char *)p - MALLOC_ELEM_HEADER_LEN);
-}
-
 /*
  * A run of queued blocks with a freed large one inside, between two busy
  * blocks, joins into a single free element when the queue drains. Each
@@ -975,16 +969,23 @@ test_free_queued_run(void)
 		b[i] = rte_malloc(NULL, i == big ? RUN_LARGE : QUEUED_SIZE, 0);
 		TEST_ASSERT_NOT_NULL(b[i], "block %u", i);
 		if (i > 0)
-			TEST_ASSERT((char *)elem_of(b[i]) + elem_of(b[i])->size ==
-							(char *)elem_of(b[i -
-									1]),
+			TEST_ASSERT((char *)malloc_elem_from_data(b[i]) +
+									malloc_elem_from_data(
+											b[i])
+											->size ==
+							(char *)malloc_elem_from_data(
+									b[i - 1]),
 					"blocks %u and %u are not neighbours",
 					i - 1, i);
 		if (i > 0 && i < n - 1)
-			clean = clean && !malloc_elem_is_dirty(elem_of(b[i]));
+			clean = clean &&
+					!malloc_elem_is_dirty(
+							malloc_elem_from_data(
+									b[i]));
 		memset(b[i], 0xa5, i == big ? RUN_LARGE : QUEUED_SIZE);
 	}
-	run = RTE_PTR_DIFF(elem_of(b[0]), elem_of(b[n - 2]));
+	run = RTE_PTR_DIFF(malloc_elem_from_data(b[0]),
+			malloc_elem_from_data(b[n - 2]));
 #ifndef RTE_MALLOC_DEBUG
 	if (clean)
 		want = run - MALLOC_ELEM_HEADER_LEN;
@@ -992,7 +993,8 @@ test_free_queued_run(void)
 	CHECK(stats_get(MAIN_SOCKET, &s0));
 	for (i = 0; i < RTE_DIM(order); i++) {
 		rte_free(b[order[i]]);
-		TEST_ASSERT_EQUAL(elem_of(b[order[i]])->t.state, ELEM_QUEUED,
+		TEST_ASSERT_EQUAL(malloc_elem_from_data(b[order[i]])->t.state,
+				ELEM_QUEUED,
 				"block %u between busy or queued ones was not queued",
 				order[i]);
 	}
@@ -1012,11 +1014,11 @@ test_free_queued_run(void)
 			"alloc_count");
 	TEST_ASSERT_EQUAL(s1.heap_freesz_bytes - s0.heap_freesz_bytes, run,
 			"free bytes");
-	TEST_ASSERT_EQUAL(elem_of(b[n - 2])->t.state, ELEM_FREE,
+	TEST_ASSERT_EQUAL(malloc_elem_from_data(b[n - 2])->t.state, ELEM_FREE,
 			"the run's first element is not free");
-	TEST_ASSERT_EQUAL(elem_of(b[n - 2])->size, run,
+	TEST_ASSERT_EQUAL(malloc_elem_from_data(b[n - 2])->size, run,
 			"the run's element has %zu bytes, not %zu",
-			elem_of(b[n - 2])->size, run);
+			malloc_elem_from_data(b[n - 2])->size, run);
 	rte_free(b[0]);
 	rte_free(b[n - 1]);
 	return heap_ok();
