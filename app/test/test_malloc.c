@@ -17,6 +17,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -818,9 +819,46 @@ test_free_unmapped(void)
 	return run_heap_child("malloc_free_unmapped", "malloc_unmapped");
 }
 
-/* ---- small frees wait on a queue ---- */
+/* ---- small frees wait on a queue or in an lcore cache ---- */
 
 #define QUEUED_SIZE 200
+
+struct plain_thread {
+	int (*fn)(void);
+	int ret;
+};
+
+static void *
+plain_thread_main(void *arg)
+{
+	struct plain_thread *t = arg;
+
+	t->ret = t->fn();
+	return NULL;
+}
+
+/*
+ * Run @p fn on a thread without an lcore id, whose small frees go to the
+ * heap queue rather than an lcore cache.
+ */
+static int
+on_plain_thread(int (*fn)(void))
+{
+	struct plain_thread t = { .fn = fn, .ret = TEST_FAILED };
+	pthread_t th;
+
+	TEST_ASSERT_SUCCESS(pthread_create(&th, NULL, plain_thread_main, &t),
+			"pthread_create");
+	pthread_join(th, NULL);
+	return t.ret;
+}
+
+/* The state of a small block freed by the calling thread. */
+static uint8_t
+waiting_state(void)
+{
+	return rte_lcore_id() == LCORE_ID_ANY ? ELEM_QUEUED : ELEM_CACHED;
+}
 
 /*
  * Three blocks carved one below the other, @p b[0] on top. @return
@@ -844,14 +882,14 @@ queue_blocks(char *b[3])
 }
 
 /*
- * A small free between busy neighbours waits on the heap's queue: it is
- * no allocation any more (validate and a second free refuse it), the
- * checker finds it on its queue, the next allocation of its size gets it
- * back, rte_zmalloc() clears exactly the bytes it hands out, and the
- * statistics show the heap as if every free were done.
+ * A small free between busy neighbours waits, on the heap's queue or in
+ * the lcore's cache: it is no allocation any more (validate and a second
+ * free refuse it), the checker counts it, the next allocation of its size
+ * gets it back, rte_zmalloc() clears exactly the bytes it hands out, and
+ * the statistics show the heap as if every free were done.
  */
 static int
-test_free_queued(void)
+free_waiting(void)
 {
 	struct rte_malloc_socket_stats s0, s1, s2;
 	char *b[3], *p;
@@ -860,6 +898,8 @@ test_free_queued(void)
 	CHECK(queue_blocks(b));
 	memset(b[1], 0xa5, QUEUED_SIZE);
 	rte_free(b[1]);
+	TEST_ASSERT_EQUAL(malloc_elem_from_data(b[1])->t.state, waiting_state(),
+			"the free did not wait");
 	TEST_ASSERT_EQUAL(rte_malloc_validate(b[1], NULL), -1,
 			"a queued block validates");
 	rte_free(b[1]);
@@ -898,6 +938,12 @@ test_free_queued(void)
 	CHECK(stats_get(MAIN_SOCKET, &s2));
 	CHECK(stats_same_shape(&s0, &s2, "all freed"));
 	return heap_ok();
+}
+
+static int
+test_free_queued(void)
+{
+	return on_plain_thread(free_waiting);
 }
 
 /*
@@ -945,14 +991,15 @@ test_free_queued_release(void)
 #define RUN_LARGE 4096 /* too large to be queued */
 
 /*
- * A run of queued blocks with a freed large one inside, between two busy
- * blocks, joins into a single free element when the queue drains. Each
+ * A run of waiting blocks (queued or cached) with a freed large one
+ * inside, between two busy blocks, joins into a single free element when
+ * the queue drains. Each
  * byte is cleared once: in a clean heap, exactly the run's bytes after
  * its first header (the blocks' contents and the headers that became
  * data); nothing where the blocks came dirty or were poisoned.
  */
 static int
-test_free_queued_run(void)
+free_waiting_run(void)
 {
 	/* b[0] and b[n - 1] stay busy; the large block is in the middle. */
 	const unsigned int n = 2 * RUN_SMALL + 3, big = RUN_SMALL + 1;
@@ -994,8 +1041,8 @@ test_free_queued_run(void)
 	for (i = 0; i < RTE_DIM(order); i++) {
 		rte_free(b[order[i]]);
 		TEST_ASSERT_EQUAL(malloc_elem_from_data(b[order[i]])->t.state,
-				ELEM_QUEUED,
-				"block %u between busy or queued ones was not queued",
+				waiting_state(),
+				"block %u between busy or waiting ones did not wait",
 				order[i]);
 	}
 	CHECK(heap_ok());
@@ -1022,6 +1069,12 @@ test_free_queued_run(void)
 	rte_free(b[0]);
 	rte_free(b[n - 1]);
 	return heap_ok();
+}
+
+static int
+test_free_queued_run(void)
+{
+	return on_plain_thread(free_waiting_run);
 }
 
 /*

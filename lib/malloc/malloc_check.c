@@ -92,6 +92,8 @@ check_elem(const struct rte_memseg_list *msl, const struct malloc_elem *e,
 		bool run_start, void *arg)
 {
 	struct check_ctx *c = arg;
+	/* Read once: an lcore cache's owner changes it without the lock. */
+	uint8_t state = __atomic_load_n(&e->t.state, __ATOMIC_RELAXED);
 
 	if (run_start && e->prev != NULL)
 		return check_fail(c, e, "run start with a neighbour below");
@@ -104,18 +106,19 @@ check_elem(const struct rte_memseg_list *msl, const struct malloc_elem *e,
 		return check_fail(c, e,
 				"ends a page but not in the run-end array");
 	c->total += e->size;
-	if (e->t.state == ELEM_BUSY) {
+	if (state == ELEM_BUSY || state == ELEM_CACHED) {
+		/* A cached element counts as allocated until drained. */
 		c->n_busy++;
 		return 0;
 	}
-	if (e->t.state == ELEM_QUEUED) {
+	if (state == ELEM_QUEUED) {
 		/* Counted as allocated until drained. */
 		c->n_busy++;
 		c->n_queued++;
 		c->queued_size += e->size;
 		return 0;
 	}
-	if (e->t.state != ELEM_FREE)
+	if (state != ELEM_FREE)
 		return check_fail(c, e, "bad state");
 	c->n_free++;
 	c->free_size += e->size;

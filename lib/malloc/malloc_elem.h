@@ -7,8 +7,8 @@
 
 /*
  * Heap elements. Heap memory is cut into elements, each starting with a
- * header; an element is free, busy (allocated), queued (freed but not
- * joined yet) or, for the last 8 bytes before an aligned allocation, a
+ * header; an element is free, busy (allocated), queued or cached (freed
+ * but not joined yet) or, for the last 8 bytes before an aligned allocation, a
  * pad marker pointing back to its header.
  *
  *   [header][pad][data ............][trailer][slack]
@@ -57,6 +57,7 @@ enum malloc_elem_state {
 	ELEM_BUSY = 0xb5,
 	ELEM_PAD = 0xad,
 	ELEM_QUEUED = 0xc3, /* freed, waiting to be joined (malloc_queue.h) */
+	ELEM_CACHED = 0x3c, /* freed into an lcore cache (malloc_cache.h) */
 };
 
 #define ELEM_FLAG_DIRTY 0x1 /* may hold non-zero bytes after the header */
@@ -121,6 +122,21 @@ malloc_elem_set_dirty(struct malloc_elem *e, bool dirty)
 {
 	e->t.flags = (uint8_t)(dirty ? e->t.flags | ELEM_FLAG_DIRTY :
 				       e->t.flags & ~ELEM_FLAG_DIRTY);
+}
+
+/* @return false if a debug build finds @p e's cookies overwritten. */
+static inline bool
+malloc_elem_cookies_ok(const struct malloc_elem *e)
+{
+#ifdef RTE_MALLOC_DEBUG
+	return e->cookie == MALLOC_HEADER_COOKIE &&
+			*(const uint64_t *)RTE_PTR_SUB(malloc_elem_end(e),
+					MALLOC_ELEM_TRAILER_LEN) ==
+			MALLOC_TRAILER_COOKIE;
+#else
+	RTE_SET_USED(e);
+	return true;
+#endif
 }
 
 /*

@@ -345,10 +345,23 @@ heap_release(struct rte_mem_config *mcfg, struct malloc_heap *heap,
 	}
 }
 
+/* @return true if @p e was freed into a queue or a cache, not joined. */
+static inline bool
+heap_elem_waits(const struct malloc_elem *e)
+{
+	/*
+	 * A cache's owner sets its elements' state without the lock, after
+	 * the cache's size, which the drain that may follow reads.
+	 */
+	uint8_t state = __atomic_load_n(&e->t.state, __ATOMIC_ACQUIRE);
+
+	return state == ELEM_QUEUED || state == ELEM_CACHED;
+}
+
 /*
- * @return true if free element @p e touches a queued element whose page
- * might go back to lib/eal once joined: the queue must be drained, or it
- * would keep that page. Pages pinned by -m never go back.
+ * @return true if free element @p e touches a queued or cached element
+ * whose page might go back to lib/eal once joined: the queue must be
+ * drained, or it would keep that page. Pages pinned by -m never go back.
  */
 static bool
 heap_queued_near(struct rte_mem_config *mcfg, const struct malloc_heap *heap,
@@ -356,8 +369,8 @@ heap_queued_near(struct rte_mem_config *mcfg, const struct malloc_heap *heap,
 {
 	const struct rte_memseg_list *msl = heap_msl(mcfg, e);
 	const struct malloc_elem *p = e->prev, *n = e->next;
-	bool qp = p != NULL && p->t.state == ELEM_QUEUED;
-	bool qn = n != NULL && n->t.state == ELEM_QUEUED;
+	bool qp = p != NULL && heap_elem_waits(p);
+	bool qn = n != NULL && heap_elem_waits(n);
 	/* The pages where e meets its neighbours (used only if queued). */
 	unsigned int below = eal_msl_addr_idx(msl, RTE_PTR_SUB(e, 1));
 	unsigned int above = eal_msl_addr_idx(msl, malloc_elem_end(e));
@@ -910,7 +923,7 @@ malloc_heap_alloc(struct rte_mem_config *mcfg, struct malloc_heap *heap,
 		return malloc_elem_data(e);
 	}
 	e = heap_find(mcfg, heap, req, &d);
-	if (e == NULL && heap->queued_count != 0) {
+	if (e == NULL && malloc_queue_pending(mcfg, heap)) {
 		malloc_queue_drain(mcfg, heap);
 		e = heap_find(mcfg, heap, req, &d);
 	}
@@ -978,7 +991,7 @@ malloc_heap_resize(struct rte_mem_config *mcfg, struct malloc_heap *heap,
 	e = malloc_elem_from_data(data);
 	if (want > (uintptr_t)malloc_elem_end(e)) {
 		done = heap_resize_up(mcfg, heap, e, want);
-		if (!done && heap->queued_count != 0) {
+		if (!done && malloc_queue_pending(mcfg, heap)) {
 			/* The memory after e may be queued, not joined yet. */
 			malloc_queue_drain(mcfg, heap);
 			done = heap_resize_up(mcfg, heap, e, want);

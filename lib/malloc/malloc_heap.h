@@ -27,6 +27,7 @@
 
 #include "eal_memcfg.h"
 #include "malloc_bins.h"
+#include "malloc_cache.h"
 #include "malloc_memzone.h"
 #include "malloc_queue.h"
 
@@ -54,6 +55,8 @@ struct malloc_heap {
 	struct malloc_elem *queue[MALLOC_QUEUE_CLASSES];
 	size_t queued_size; /* bytes of queued elements */
 	unsigned int queued_count; /* queued elements, in alloc_count */
+	/* Lcores whose cache holds this heap's elements (malloc_cache.h). */
+	uint64_t cache_lcores[RTE_MAX_LCORE / 64];
 };
 
 /* lib/malloc's part of the memory config. */
@@ -70,6 +73,8 @@ struct malloc_state {
 	uint64_t run_end_off[RTE_MAX_MEMSEG_LISTS];
 	uint32_t run_end_len[RTE_MAX_MEMSEG_LISTS]; /* slots in the array */
 	struct malloc_mz_table memzones;
+	uint8_t caches_on; /* 1: small frees may go to lcore caches */
+	struct malloc_cache caches[RTE_MAX_LCORE];
 };
 
 /* An allocation request on a heap. */

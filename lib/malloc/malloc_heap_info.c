@@ -127,14 +127,7 @@ heap_elem_valid(const struct rte_mem_config *mcfg,
 			e->size < MALLOC_ELEM_MIN_LEN ||
 			e->size > msl->len - RTE_PTR_DIFF(e, msl->base_va))
 		return false;
-#ifdef RTE_MALLOC_DEBUG
-	if (e->cookie != MALLOC_HEADER_COOKIE ||
-			*(const uint64_t *)RTE_PTR_SUB(malloc_elem_end(e),
-					MALLOC_ELEM_TRAILER_LEN) !=
-					MALLOC_TRAILER_COOKIE)
-		return false;
-#endif
-	return true;
+	return malloc_elem_cookies_ok(e);
 }
 
 struct malloc_elem *
@@ -232,6 +225,8 @@ heap_state_name(uint8_t state)
 		return "BUSY";
 	case ELEM_QUEUED:
 		return "QUEUED";
+	case ELEM_CACHED:
+		return "CACHED";
 	default:
 		return "?";
 	}

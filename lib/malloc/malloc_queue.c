@@ -14,6 +14,7 @@
 #include <rte_common.h>
 
 #include "malloc_asan.h"
+#include "malloc_cache.h"
 #include "malloc_heap.h"
 #include "malloc_queue.h"
 
@@ -41,6 +42,15 @@ malloc_queue_push(struct malloc_heap *heap, struct malloc_elem *e)
 	malloc_asan_poison(RTE_PTR_ADD(e, MALLOC_ELEM_HEADER_LEN),
 			e->size - MALLOC_ELEM_HEADER_LEN);
 	e->t.state = ELEM_QUEUED;
+	malloc_queue_link(heap, e);
+	return true;
+}
+
+void
+malloc_queue_link(struct malloc_heap *heap, struct malloc_elem *e)
+{
+	int c = malloc_queue_class(e->size);
+
 	e->free_prev = NULL;
 	e->free_next = heap->queue[c];
 	if (e->free_next != NULL)
@@ -48,7 +58,6 @@ malloc_queue_push(struct malloc_heap *heap, struct malloc_elem *e)
 	heap->queue[c] = e;
 	heap->queued_size += e->size;
 	heap->queued_count++;
-	return true;
 }
 
 struct malloc_elem *
@@ -87,11 +96,20 @@ malloc_queue_unlink(struct malloc_heap *heap, struct malloc_elem *e)
 	heap->queued_count--;
 }
 
+bool
+malloc_queue_pending(const struct rte_mem_config *mcfg,
+		const struct malloc_heap *heap)
+{
+	return heap->queued_count != 0 || malloc_cache_pending(mcfg, heap);
+}
+
 void
 malloc_queue_drain(struct rte_mem_config *mcfg, struct malloc_heap *heap)
 {
 	unsigned int c;
 
+	if (malloc_cache_pending(mcfg, heap))
+		malloc_cache_flush(mcfg, heap);
 	/* Each run takes every queued element it joins off its queue. */
 	for (c = 0; c < MALLOC_QUEUE_CLASSES && heap->queued_count != 0; c++)
 		while (heap->queue[c] != NULL)

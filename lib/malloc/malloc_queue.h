@@ -82,14 +82,28 @@ struct malloc_elem *malloc_queue_pop(
 		struct malloc_heap *heap, const struct malloc_req *req);
 
 /*
+ * Put @p e, in state ELEM_QUEUED and poisoned, on its queue, whatever the
+ * queue holds. The caller holds the heap lock.
+ */
+void malloc_queue_link(struct malloc_heap *heap, struct malloc_elem *e);
+
+/*
+ * @return true if @p heap has queued or cached elements, which a drain
+ * would free.
+ */
+bool malloc_queue_pending(const struct rte_mem_config *mcfg,
+		const struct malloc_heap *heap);
+
+/*
  * Take queued element @p e off its queue (it stays ELEM_QUEUED). The
  * caller holds the heap lock.
  */
 void malloc_queue_unlink(struct malloc_heap *heap, struct malloc_elem *e);
 
 /*
- * Free every queued element of @p heap: join, clear, give pages back as
- * rte_free() would have. The caller holds the heap lock.
+ * Free every queued element of @p heap, and every element of it in an
+ * lcore cache: join, clear, give pages back as rte_free() would have.
+ * The caller holds the heap lock.
  */
 void malloc_queue_drain(struct rte_mem_config *mcfg, struct malloc_heap *heap);
 

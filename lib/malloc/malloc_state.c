@@ -114,6 +114,8 @@ malloc_state_init(struct rte_mem_config *mcfg, char *err, size_t err_len)
 	rte_mcfg_mem_write_unlock();
 	if (ret < 0)
 		mcfg->malloc_off = 0;
+	else
+		malloc_cache_init(mcfg);
 	return ret;
 }
 

@@ -19,6 +19,7 @@
 #include <rte_malloc.h>
 
 #include "malloc_asan.h"
+#include "malloc_cache.h"
 #include "malloc_elem.h"
 #include "malloc_heap.h"
 
@@ -88,6 +89,15 @@ malloc_socket(size_t size, unsigned int align, int socket, bool zero)
 
 	if (mcfg == NULL)
 		return NULL;
+	/* A small block of the caller's node may wait in its lcore cache. */
+	if (size - 1 < MALLOC_QUEUE_MAX_DATA && align <= RTE_CACHE_LINE_SIZE &&
+			(align & (align - 1)) == 0 &&
+			(socket == SOCKET_ID_ANY ||
+					socket == (int)rte_socket_id())) {
+		p = malloc_cache_alloc(mcfg, size, zero);
+		if (p != NULL)
+			return p;
+	}
 	if (!malloc_req_make(&req, size, align)) {
 		rte_errno = EINVAL;
 		return NULL;
@@ -176,14 +186,19 @@ rte_free(void *ptr)
 {
 	struct rte_mem_config *mcfg;
 	struct malloc_heap *heap;
+	struct malloc_elem *e;
 
 	if (ptr == NULL)
 		return;
 	mcfg = malloc_mcfg_get();
 	if (mcfg == NULL)
 		return;
-	if (malloc_elem_checked(mcfg, ptr, &heap, "rte_free") != NULL &&
-			malloc_heap_free(mcfg, heap, ptr) < 0)
+	if (malloc_cache_free(mcfg, ptr))
+		return;
+	e = malloc_elem_checked(mcfg, ptr, &heap, "rte_free");
+	if (e == NULL || malloc_cache_put(mcfg, heap, e))
+		return;
+	if (malloc_heap_free(mcfg, heap, ptr) < 0)
 		RTE_LOG(ERR, MALLOC,
 				"rte_free: invalid memory %p, not an allocation\n",
 				ptr);

@@ -1,0 +1,358 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The rtemem authors
+ */
+
+/*
+ * Lcore caches of small frees (malloc_cache.h). The owner's side is
+ * written for the fewest instructions: plain loads and stores, ordered
+ * for the compiler only; eal_thread_fence() on the drainer's side orders
+ * them for the CPU.
+ */
+
+#include <string.h>
+
+#include <rte_common.h>
+#include <rte_lcore.h>
+#include <rte_log.h>
+#include <rte_pause.h>
+
+#include "eal_memseg_list.h"
+#include "eal_thread_fence.h"
+#include "malloc_asan.h"
+#include "malloc_cache.h"
+#include "malloc_elem.h"
+#include "malloc_heap.h"
+
+#define CACHE_WORDS (RTE_MAX_LCORE / 64)
+RTE_BUILD_BUG_ON(RTE_MAX_LCORE % 64 != 0);
+
+void
+malloc_cache_init(struct rte_mem_config *mcfg)
+{
+	struct malloc_state *st = malloc_state_of(mcfg);
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < RTE_MAX_LCORE; i++)
+		st->caches[i].heap_idx = -1;
+	ret = eal_thread_fence_register();
+	if (ret < 0)
+		RTE_LOG(INFO, MALLOC,
+				"no lcore caches: the thread fence is not available (%s)\n",
+				strerror(-ret));
+	st->caches_on = ret == 0;
+}
+
+/*
+ * Enter the cache as its owner. @return false if a drainer has it; the
+ * caller then keeps off.
+ */
+static inline bool
+cache_enter(struct malloc_cache *c)
+{
+	__atomic_store_n(&c->busy, 1, __ATOMIC_RELAXED);
+	/*
+	 * The CPU may still let the load pass the store: the drainer's
+	 * thread fence is what orders them. The compiler must not.
+	 */
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	if (__atomic_load_n(&c->claim, __ATOMIC_ACQUIRE) == 0)
+		return true;
+	__atomic_store_n(&c->busy, 0, __ATOMIC_RELEASE);
+	return false;
+}
+
+static inline void
+cache_leave(struct malloc_cache *c)
+{
+	__atomic_store_n(&c->busy, 0, __ATOMIC_RELEASE);
+}
+
+/* Elements whose state is read by the heap without this cache's say. */
+static inline void
+cache_set_state(struct malloc_elem *e, enum malloc_elem_state state)
+{
+	__atomic_store_n(&e->t.state, (uint8_t)state, __ATOMIC_RELAXED);
+}
+
+void *
+malloc_cache_alloc(struct rte_mem_config *mcfg, size_t size, bool zero)
+{
+	struct malloc_state *st = malloc_state_of(mcfg);
+	unsigned int lcore = rte_lcore_id();
+	struct malloc_cache *c;
+	struct malloc_elem *e;
+	void *data;
+	int k;
+
+	k = malloc_queue_class(
+			MALLOC_ELEM_OVERHEAD + RTE_CACHE_LINE_ROUNDUP(size));
+	if (lcore >= RTE_MAX_LCORE || k < 0)
+		return NULL;
+	c = &st->caches[lcore];
+	if (!cache_enter(c))
+		return NULL;
+	e = c->head[k];
+	if (e != NULL) {
+		c->head[k] = e->free_next;
+		__atomic_store_n(&c->size, c->size - e->size, __ATOMIC_RELAXED);
+		e->free_next = NULL;
+		cache_set_state(e, ELEM_BUSY);
+	}
+	cache_leave(c);
+	if (e == NULL)
+		return NULL;
+	data = RTE_PTR_ADD(e, MALLOC_ELEM_HEADER_LEN);
+	malloc_asan_unpoison(data, size);
+	if (zero) {
+		/* It holds the bytes of its previous allocation. */
+		memset(data, 0, size);
+		__atomic_fetch_add(&st->heaps[c->heap_idx].cleared_on_zmalloc,
+				size, __ATOMIC_RELAXED);
+	}
+	return data;
+}
+
+/*
+ * @return true if neither neighbour of busy @p e is free. Only headers on
+ * the page of e's header are read: the caller found it mapped, and it
+ * stays mapped while e is busy, whatever the heap does meanwhile; nothing
+ * else is known mapped if e's header was forged. A neighbour header on
+ * another page counts as perhaps free. Not instrumented: a join racing
+ * with this may have poisoned what e->prev still points to, and the
+ * value read then only sends the free to the queue.
+ */
+static inline bool __rte_no_asan
+cache_alone(const struct rte_mem_config *mcfg, const struct malloc_elem *e)
+{
+	uintptr_t mask = ~(uintptr_t)(mcfg->memsegs[e->t.msl_idx].page_sz - 1);
+	uintptr_t pg = (uintptr_t)e & mask;
+	const struct malloc_elem *p = __atomic_load_n(
+			&e->prev, __ATOMIC_RELAXED);
+	const struct malloc_elem *n = __atomic_load_n(
+			&e->next, __ATOMIC_RELAXED);
+	uintptr_t pa = (uintptr_t)p, na = (uintptr_t)n;
+
+	if (n != NULL &&
+			(na != (uintptr_t)malloc_elem_end(e) ||
+					(na & mask) != pg ||
+					__atomic_load_n(&n->t.state,
+							__ATOMIC_RELAXED) ==
+							ELEM_FREE))
+		return false;
+	return p == NULL ||
+			((pa & mask) == pg && pa < (uintptr_t)e &&
+					pa + __atomic_load_n(&p->size, __ATOMIC_RELAXED) ==
+							(uintptr_t)e &&
+					__atomic_load_n(&p->t.state,
+							__ATOMIC_RELAXED) !=
+							ELEM_FREE);
+}
+
+/*
+ * Put busy element @p e, validated, of queue class @p k, in cache @p c of
+ * the caller's lcore.
+ */
+static inline bool
+cache_push(const struct rte_mem_config *mcfg, struct malloc_cache *c,
+		struct malloc_elem *e, int k)
+{
+	if (!cache_alone(mcfg, e) || !cache_enter(c))
+		return false;
+	if (c->size + e->size > MALLOC_CACHE_MAX_BYTES) {
+		cache_leave(c);
+		return false;
+	}
+#ifdef RTE_MALLOC_DEBUG
+	memset(RTE_PTR_ADD(e, MALLOC_ELEM_HEADER_LEN), MALLOC_POISON,
+			e->size - MALLOC_ELEM_OVERHEAD);
+#endif
+	malloc_asan_poison(RTE_PTR_ADD(e, MALLOC_ELEM_HEADER_LEN),
+			e->size - MALLOC_ELEM_HEADER_LEN);
+	e->free_next = c->head[k];
+	c->head[k] = e;
+	__atomic_store_n(&c->size, c->size + e->size, __ATOMIC_RELAXED);
+	/* Last: a free seeing e cached must see the cache's size too. */
+	__atomic_store_n(&e->t.state, (uint8_t)ELEM_CACHED, __ATOMIC_RELEASE);
+	cache_leave(c);
+	return true;
+}
+
+/*
+ * @return true if @p e, whose header's page is mapped, lies on that page
+ * alone: then every byte of it can be read, even if the header is forged.
+ */
+static inline bool
+cache_one_page(const struct rte_memseg_list *msl, const struct malloc_elem *e)
+{
+	uintptr_t page = ~(uintptr_t)(msl->page_sz - 1);
+
+	return e->size <= msl->page_sz &&
+			(((uintptr_t)e + e->size - 1) & page) ==
+			((uintptr_t)e & page);
+}
+
+/*
+ * The element at @p data if it is a busy one that cache @p c takes: on
+ * the memseg list of its last free, of its heap, of a queued size, on one
+ * page, with no pad (the cache would hand a pad on). Only mapped memory is
+ * read, whatever @p data is. NULL: the caller validates it the long way.
+ */
+static inline struct malloc_elem *
+cache_elem_of(const struct rte_mem_config *mcfg, const struct malloc_cache *c,
+		const void *data)
+{
+	const struct rte_memseg_list *msl = &mcfg->memsegs[c->msl_idx];
+	struct malloc_elem *e = RTE_PTR_SUB(data, MALLOC_ELEM_HEADER_LEN);
+
+	/* The header, if there is one, is on a mapped page of the list. */
+	if (((uintptr_t)data & RTE_CACHE_LINE_MASK) != 0 ||
+			!eal_msl_contains(msl, e) ||
+			eal_msl_addr_idx(msl, e) !=
+					eal_msl_addr_idx(msl,
+							RTE_PTR_SUB(data, 1)) ||
+			!eal_msl_is_used(mcfg, msl, eal_msl_addr_idx(msl, e)))
+		return NULL;
+	/* The tail first: before an aligned block, e is no header. */
+	if (e->t.state != ELEM_BUSY || e->t.pad != 0 ||
+			malloc_queue_class(e->size) < 0 ||
+			!cache_one_page(msl, e))
+		return NULL;
+	/* An unbound cache (heap_idx -1) matches no element. */
+	if (e->t.msl_idx != c->msl_idx || e->t.heap_idx != c->heap_idx ||
+			!malloc_elem_cookies_ok(e))
+		return NULL;
+	return e;
+}
+
+bool
+malloc_cache_free(struct rte_mem_config *mcfg, void *data)
+{
+	unsigned int lcore = rte_lcore_id();
+	struct malloc_cache *c;
+	struct malloc_elem *e;
+
+	if (lcore >= RTE_MAX_LCORE)
+		return false;
+	c = &malloc_state_of(mcfg)->caches[lcore];
+	e = cache_elem_of(mcfg, c, data);
+	return e != NULL && cache_push(mcfg, c, e, malloc_queue_class(e->size));
+}
+
+bool
+malloc_cache_put(struct rte_mem_config *mcfg, struct malloc_heap *heap,
+		struct malloc_elem *e)
+{
+	struct malloc_state *st = malloc_state_of(mcfg);
+	unsigned int lcore = rte_lcore_id();
+	int32_t idx = (int32_t)malloc_heap_idx(st, heap);
+	int k = malloc_queue_class(e->size);
+	struct malloc_heap *local;
+	struct malloc_cache *c;
+
+	/* One over two pages goes to the queue, which checks its links. */
+	if (lcore >= RTE_MAX_LCORE || e->t.pad != 0 || k < 0 ||
+			!cache_one_page(&mcfg->memsegs[e->t.msl_idx], e))
+		return false;
+	c = &st->caches[lcore];
+	if (c->heap_idx != idx) {
+		/* A cache serves its lcore's node; others free to their heap. */
+		local = malloc_heap_of_socket(st, (int)rte_socket_id());
+		if (c->heap_idx >= 0 || !st->caches_on || heap != local ||
+				heap->external)
+			return false;
+		rte_spinlock_lock(&heap->lock);
+		heap->cache_lcores[lcore / 64] |= UINT64_C(1) << (lcore % 64);
+		rte_spinlock_unlock(&heap->lock);
+		c->heap_idx = idx;
+	}
+	/* The next free is likely on the same list: check that one first. */
+	c->msl_idx = e->t.msl_idx;
+	return cache_push(mcfg, c, e, k);
+}
+
+bool
+malloc_cache_pending(const struct rte_mem_config *mcfg,
+		const struct malloc_heap *heap)
+{
+	const struct malloc_state *st = malloc_state_of(mcfg);
+	unsigned int w, l;
+
+	for (w = 0; w < CACHE_WORDS; w++) {
+		uint64_t m = heap->cache_lcores[w];
+
+		for (; m != 0; m &= m - 1) {
+			l = w * 64 + (unsigned int)__builtin_ctzll(m);
+			if (__atomic_load_n(&st->caches[l].size,
+					    __ATOMIC_RELAXED) != 0)
+				return true;
+		}
+	}
+	return false;
+}
+
+/* Move everything in cache @p c, which nobody else uses now, to the queue. */
+static void
+cache_empty(struct malloc_heap *heap, struct malloc_cache *c)
+{
+	struct malloc_elem *e;
+	unsigned int k;
+
+	for (k = 0; k < MALLOC_QUEUE_CLASSES; k++)
+		while ((e = c->head[k]) != NULL) {
+			c->head[k] = e->free_next;
+			e->t.state = ELEM_QUEUED;
+			malloc_queue_link(heap, e);
+		}
+	__atomic_store_n(&c->size, 0, __ATOMIC_RELAXED);
+}
+
+void
+malloc_cache_flush(struct rte_mem_config *mcfg, struct malloc_heap *heap)
+{
+	struct malloc_state *st = malloc_state_of(mcfg);
+	uint64_t take[CACHE_WORDS] = { 0 };
+	unsigned int self = rte_lcore_id(), w, l;
+	bool others = false, fenced;
+
+	/*
+	 * Claim every cache that holds something, then fence once: each
+	 * owner has then either seen its claim or is seen busy.
+	 */
+	for (w = 0; w < CACHE_WORDS; w++) {
+		uint64_t m = heap->cache_lcores[w];
+
+		for (; m != 0; m &= m - 1) {
+			l = w * 64 + (unsigned int)__builtin_ctzll(m);
+			if (__atomic_load_n(&st->caches[l].size,
+					    __ATOMIC_RELAXED) == 0)
+				continue;
+			take[w] |= UINT64_C(1) << (l % 64);
+			/* The caller's own cache is not in use: it is here. */
+			if (l != self) {
+				__atomic_store_n(&st->caches[l].claim, 1,
+						__ATOMIC_RELAXED);
+				others = true;
+			}
+		}
+	}
+	/* Without the fence, taking another owner's cache is not safe. */
+	fenced = !others || eal_thread_fence() == 0;
+	if (!fenced)
+		RTE_LOG(ERR, MALLOC,
+				"thread fence failed: other lcores' caches stay\n");
+	for (w = 0; w < CACHE_WORDS; w++)
+		for (; take[w] != 0; take[w] &= take[w] - 1) {
+			struct malloc_cache *c;
+
+			l = w * 64 + (unsigned int)__builtin_ctzll(take[w]);
+			c = &st->caches[l];
+			if (fenced || l == self) {
+				while (__atomic_load_n(
+						&c->busy, __ATOMIC_ACQUIRE))
+					rte_pause();
+				cache_empty(heap, c);
+			}
+			__atomic_store_n(&c->claim, 0, __ATOMIC_RELEASE);
+		}
+}

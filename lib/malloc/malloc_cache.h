@@ -1,0 +1,113 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The rtemem authors
+ */
+
+#ifndef _MALLOC_CACHE_H_
+#define _MALLOC_CACHE_H_
+
+/*
+ * Lcore caches of small frees. The heap queue (malloc_queue.h) makes a
+ * small free cheap, but it still takes the heap lock: an atomic exchange
+ * that alone costs about what the C library's whole free does. So each
+ * lcore keeps its own stacks of small freed elements of its node's heap,
+ * used by that lcore's thread without any lock or atomic instruction:
+ * rte_free() of a block of a queued size pushes it there, rte_malloc()
+ * of such a size pops it.
+ *
+ * A cached element is in state ELEM_CACHED. Like a queued one it is still
+ * counted as allocated, is not an allocation (freeing or validating it
+ * again fails) and is not joined. Everything that drains the heap queue
+ * (statistics, dumps, the largest free block, an allocation or growth
+ * that found no room, a free next to a cached element on a page that
+ * could go back) first moves every cached element of the heap onto the
+ * queue, whichever thread holds it; so the heap's figures are exact and
+ * no cached memory is out of reach.
+ *
+ * Taking a cache from its owner: the owner marks itself busy with a
+ * plain store, then reads the cache's claim flag, and keeps off the
+ * cache if it is set. A drainer, holding the heap lock, sets the claim,
+ * runs eal_thread_fence() so that each owner either sees the claim or
+ * shows it is busy, waits until it is not, and empties the cache. The
+ * owner pays two plain stores and a load; the drainer a system call.
+ *
+ * A free is cached only when neither neighbour is free, as the queue
+ * requires, judged from the neighbours' headers on the element's own
+ * pages, which cannot go away under it. A neighbour freed while the
+ * element is being cached may see it busy and not drain it: that page
+ * then stays until the next drain.
+ *
+ * The owner of cache i is the thread of lcore i: threads without an
+ * lcore id use the heap queue, and external heaps free at once. At most
+ * MALLOC_CACHE_MAX_BYTES wait in a cache.
+ */
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <rte_common.h>
+
+#include "malloc_queue.h"
+
+struct malloc_elem;
+struct malloc_heap;
+struct rte_mem_config;
+
+/* Bytes of elements a cache holds at most. */
+#define MALLOC_CACHE_MAX_BYTES ((size_t)2 << 20)
+
+struct malloc_cache {
+	uint32_t busy; /* the owner is inside a cache operation */
+	uint32_t claim; /* a drainer takes the cache: the owner keeps off */
+	int32_t heap_idx; /* heap of its elements, or -1 before the first */
+	uint32_t msl_idx; /* memseg list of the last element put */
+	size_t size; /* bytes held: 0 when empty */
+	struct malloc_elem *head[MALLOC_QUEUE_CLASSES]; /* stack per size */
+} __rte_cache_aligned;
+
+/*
+ * Set the caches of @p mcfg up, or leave them off if the system cannot
+ * stop their owners (then every small free uses the heap queue).
+ */
+void malloc_cache_init(struct rte_mem_config *mcfg);
+
+/*
+ * Serve an allocation of @p size bytes (no alignment beyond a cache line,
+ * any node or the caller's) from the calling lcore's cache, clearing
+ * the bytes if @p zero. No lock is taken.
+ *
+ * @return the data, or NULL if the cache has no element of that size.
+ */
+void *malloc_cache_alloc(struct rte_mem_config *mcfg, size_t size, bool zero);
+
+/*
+ * Put the allocation at @p data in the calling lcore's cache instead of
+ * freeing it, if it is a busy element that the cache takes and that is
+ * quick to validate. No lock is taken.
+ *
+ * @return true if cached; false if the caller must validate @p data and
+ *   call malloc_cache_put() or free it.
+ */
+bool malloc_cache_free(struct rte_mem_config *mcfg, void *data);
+
+/*
+ * Put busy element @p e of @p heap, already validated, in the calling
+ * lcore's cache instead of freeing it. No lock is taken, except the
+ * first time an lcore's cache is given its heap.
+ *
+ * @return true if cached, false if the caller must free it.
+ */
+bool malloc_cache_put(struct rte_mem_config *mcfg, struct malloc_heap *heap,
+		struct malloc_elem *e);
+
+/* @return true if a cache may hold elements of @p heap. */
+bool malloc_cache_pending(const struct rte_mem_config *mcfg,
+		const struct malloc_heap *heap);
+
+/*
+ * Move every cached element of @p heap onto its queue, taking the caches
+ * from their owners. The caller holds the heap lock.
+ */
+void malloc_cache_flush(struct rte_mem_config *mcfg, struct malloc_heap *heap);
+
+#endif /* _MALLOC_CACHE_H_ */
