@@ -6,7 +6,8 @@
  * rte_malloc and friends on the running EAL: argument checks, alignment,
  * zeroing, realloc, misuse, exact statistics, the clear-once counters on a
  * clean (hugepage) and a dirty (external) heap, external heaps, sockets,
- * IOVAs, dumps, a seeded multi-thread stress and many large allocations.
+ * IOVAs, dumps, a seeded multi-thread stress, lcore caches taken by other
+ * lcores, and many large allocations.
  *
  * Every case starts from the heap state the previous one left (normally
  * empty, since each frees what it took) and compares the statistics of
@@ -38,6 +39,7 @@
 
 #include "malloc_check.h"
 #include "malloc_elem.h"
+#include "malloc_heap.h"
 #include "test.h"
 
 #define MAIN_SOCKET 0 /* the only NUMA node here; -l default */
@@ -853,11 +855,43 @@ on_plain_thread(int (*fn)(void))
 	return t.ret;
 }
 
-/* The state of a small block freed by the calling thread. */
-static uint8_t
-waiting_state(void)
+/* @return true if small frees on an lcore may go to its cache. */
+static bool
+caches_on(void)
 {
-	return rte_lcore_id() == LCORE_ID_ANY ? ELEM_QUEUED : ELEM_CACHED;
+	return malloc_state_of(malloc_mcfg_get())->caches_on != 0;
+}
+
+/* @return true if @p a and @p b are on the same page of @p page_sz. */
+static bool
+same_page(const void *a, const void *b, size_t page_sz)
+{
+	return (uintptr_t)a / page_sz == (uintptr_t)b / page_sz;
+}
+
+/*
+ * @return true if an lcore's cache takes small block @p data, between
+ * busy or waiting neighbours: if it and its neighbours' headers lie on
+ * one page, which is all the cache reads. Otherwise it is queued.
+ */
+static bool
+cache_takes(const void *data)
+{
+	const struct malloc_elem *e = malloc_elem_from_data(data);
+	size_t pg = rte_mem_virt2memseg_list(data)->page_sz;
+
+	return caches_on() && same_page(e, RTE_PTR_ADD(e, e->size - 1), pg) &&
+			(e->prev == NULL || same_page(e->prev, e, pg)) &&
+			(e->next == NULL || same_page(e->next, e, pg));
+}
+
+/* The state of small block @p data once the calling thread frees it. */
+static uint8_t
+waiting_state(const void *data)
+{
+	return rte_lcore_id() != LCORE_ID_ANY && cache_takes(data) ?
+			ELEM_CACHED :
+			ELEM_QUEUED;
 }
 
 /*
@@ -893,12 +927,14 @@ free_waiting(void)
 {
 	struct rte_malloc_socket_stats s0, s1, s2;
 	char *b[3], *p;
+	uint8_t want;
 
 	CHECK(stats_get(MAIN_SOCKET, &s0));
 	CHECK(queue_blocks(b));
 	memset(b[1], 0xa5, QUEUED_SIZE);
+	want = waiting_state(b[1]);
 	rte_free(b[1]);
-	TEST_ASSERT_EQUAL(malloc_elem_from_data(b[1])->t.state, waiting_state(),
+	TEST_ASSERT_EQUAL(malloc_elem_from_data(b[1])->t.state, want,
 			"the free did not wait");
 	TEST_ASSERT_EQUAL(rte_malloc_validate(b[1], NULL), -1,
 			"a queued block validates");
@@ -946,20 +982,25 @@ test_free_queued(void)
 	return on_plain_thread(free_waiting);
 }
 
+static int
+test_free_cached(void)
+{
+	return free_waiting();
+}
+
 /*
- * Child, growing heap: a queued block must not keep a page from going
- * back. Once its neighbours are freed, the queue is drained and the page
- * is returned, with no statistics call to drain it.
+ * Child, growing heap: a queued or cached block must not keep a page
+ * from going back. Once its neighbours are freed, the queue (and the
+ * cache) is drained and the page is returned, with no statistics call to
+ * drain it.
  */
 static int
-malloc_child_queue_release(int argc, char **argv)
+queue_release(void)
 {
 	uint64_t before = rte_eal_get_physmem_size();
 	char err[256] = "";
 	char *b[3];
 
-	RTE_SET_USED(argc);
-	RTE_SET_USED(argv);
 	if (queue_blocks(b) != TEST_SUCCESS)
 		return 1;
 	if (rte_eal_get_physmem_size() == before)
@@ -978,6 +1019,18 @@ malloc_child_queue_release(int argc, char **argv)
 		return 5;
 	}
 	return 0;
+}
+
+/* Once with the lcore's cache, once with the heap queue. */
+static int
+malloc_child_queue_release(int argc, char **argv)
+{
+	int ret;
+
+	RTE_SET_USED(argc);
+	RTE_SET_USED(argv);
+	ret = queue_release();
+	return ret != 0 ? ret : 10 * on_plain_thread(queue_release);
 }
 REGISTER_CHILD_ACTION(malloc_queue_release, malloc_child_queue_release)
 
@@ -1039,9 +1092,11 @@ free_waiting_run(void)
 #endif
 	CHECK(stats_get(MAIN_SOCKET, &s0));
 	for (i = 0; i < RTE_DIM(order); i++) {
+		uint8_t w = waiting_state(b[order[i]]);
+
 		rte_free(b[order[i]]);
 		TEST_ASSERT_EQUAL(malloc_elem_from_data(b[order[i]])->t.state,
-				waiting_state(),
+				w,
 				"block %u between busy or waiting ones did not wait",
 				order[i]);
 	}
@@ -1075,6 +1130,12 @@ static int
 test_free_queued_run(void)
 {
 	return on_plain_thread(free_waiting_run);
+}
+
+static int
+test_free_cached_run(void)
+{
+	return free_waiting_run();
 }
 
 /*
@@ -2087,6 +2148,177 @@ test_malloc_validate_race(void)
 	return heap_ok();
 }
 
+/* ---- lcore caches taken by another thread ---- */
+
+#define CACHE_BLOCKS 64 /* freed by a worker, between two kept busy */
+
+struct cache_fill {
+	char *p[CACHE_BLOCKS + 2];
+};
+
+static size_t
+cache_fill_size(unsigned int i)
+{
+	return 64 * (1 + i % 4);
+}
+
+/* Allocate the blocks, then free all but the first and the last. */
+static int
+cache_fill_lcore(void *arg)
+{
+	struct cache_fill *f = arg;
+	unsigned int i;
+
+	for (i = 0; i < RTE_DIM(f->p); i++) {
+		f->p[i] = rte_malloc(NULL, cache_fill_size(i), 0);
+		if (f->p[i] == NULL)
+			return -1;
+		memset(f->p[i], 0xa5, cache_fill_size(i));
+	}
+	for (i = 1; i <= CACHE_BLOCKS; i++)
+		rte_free(f->p[i]);
+	return 0;
+}
+
+/*
+ * Small blocks a worker lcore frees wait in its cache while it is idle.
+ * The main lcore's statistics take them from it: the figures are exact,
+ * and the worker's cache works again afterwards. A block whose neighbour
+ * header lies on another page is queued instead.
+ */
+static int
+test_cache_drained_by_other(void)
+{
+	struct rte_malloc_socket_stats s0, s1;
+	unsigned int worker, i, round, cached, queued;
+	struct cache_fill f;
+
+	if (rte_lcore_count() < 2 || !caches_on()) {
+		printf("%s: no other lcore's cache\n",
+				caches_on() ? "one lcore" : "caches off");
+		return TEST_SKIPPED;
+	}
+	worker = rte_get_next_lcore(-1, 1, 0);
+	CHECK(stats_get(MAIN_SOCKET, &s0));
+	for (round = 0; round < 2; round++) {
+		TEST_ASSERT_SUCCESS(rte_eal_remote_launch(cache_fill_lcore, &f,
+						    worker),
+				"launch");
+		TEST_ASSERT_SUCCESS(rte_eal_wait_lcore(worker), "worker");
+		for (i = 1; i < RTE_DIM(f.p); i++)
+			TEST_ASSERT(malloc_elem_end(malloc_elem_from_data(
+						    f.p[i])) ==
+							malloc_elem_from_data(
+									f.p[i - 1]),
+					"blocks %u and %u are not neighbours",
+					i - 1, i);
+		cached = queued = 0;
+		for (i = 1; i <= CACHE_BLOCKS; i++) {
+			uint8_t st = malloc_elem_from_data(f.p[i])->t.state;
+			uint8_t want = cache_takes(f.p[i]) ? ELEM_CACHED :
+							     ELEM_QUEUED;
+
+			TEST_ASSERT_EQUAL(st, want, "round %u: block %u", round,
+					i);
+			cached += st == ELEM_CACHED;
+			queued += st == ELEM_QUEUED;
+		}
+		printf("round %u: %u frees cached, %u queued\n", round, cached,
+				queued);
+		CHECK(heap_ok());
+		CHECK(stats_get(MAIN_SOCKET, &s1));
+		TEST_ASSERT_EQUAL(s1.alloc_count, s0.alloc_count + 2,
+				"round %u: alloc_count", round);
+		rte_free(f.p[0]);
+		rte_free(f.p[CACHE_BLOCKS + 1]);
+	}
+	CHECK(stats_get(MAIN_SOCKET, &s1));
+	CHECK(stats_same_shape(&s0, &s1, "all freed"));
+	return heap_ok();
+}
+
+#define CHURN_SLOTS 8
+
+/* A worker churning small blocks, checking each before its free. */
+struct cache_churn {
+	volatile bool stop;
+	unsigned long ops;
+	unsigned long bad;
+};
+
+static int
+cache_churn_lcore(void *arg)
+{
+	struct cache_churn *c = arg;
+	char *p[CHURN_SLOTS] = { NULL };
+	size_t len[CHURN_SLOTS] = { 0 };
+	unsigned int i = 0;
+
+	while (!c->stop) {
+		i = (i + 5) % CHURN_SLOTS;
+		if (p[i] != NULL) {
+			if (first_not(p[i], len[i], (uint8_t)(i + 1)) != len[i])
+				c->bad++;
+			rte_free(p[i]);
+		}
+		len[i] = 64 * (1 + c->ops % 16);
+		p[i] = rte_malloc(NULL, len[i], 0);
+		if (p[i] == NULL) {
+			c->bad++;
+			continue;
+		}
+		memset(p[i], (int)(i + 1), len[i]);
+		c->ops++;
+	}
+	for (i = 0; i < CHURN_SLOTS; i++)
+		rte_free(p[i]);
+	return 0;
+}
+
+/*
+ * The main lcore drains the heap (statistics, the checker) again and
+ * again while a worker allocates and frees small blocks through its
+ * cache: no block is handed out twice or lost, and the heap stays whole.
+ */
+static int
+test_cache_drain_race(void)
+{
+	struct cache_churn c = { .stop = false, .ops = 0, .bad = 0 };
+	struct rte_malloc_socket_stats s0, s1;
+	unsigned long drains = 0;
+	unsigned int worker;
+	uint64_t end;
+	int ret = TEST_SUCCESS;
+
+	if (rte_lcore_count() < 2 || !caches_on()) {
+		printf("%s: nothing can race\n",
+				caches_on() ? "one lcore" : "caches off");
+		return TEST_SKIPPED;
+	}
+	worker = rte_get_next_lcore(-1, 1, 0);
+	CHECK(stats_get(MAIN_SOCKET, &s0));
+	TEST_ASSERT_SUCCESS(
+			rte_eal_remote_launch(cache_churn_lcore, &c, worker),
+			"launch");
+	end = rte_rdtsc() + (uint64_t)(RACE_SECONDS * rte_get_tsc_hz());
+	while (rte_rdtsc() < end && ret == TEST_SUCCESS) {
+		ret = stats_get(MAIN_SOCKET, &s1);
+		if (ret == TEST_SUCCESS && drains % 16 == 0)
+			ret = heap_ok();
+		drains++;
+	}
+	c.stop = true;
+	rte_eal_wait_lcore(worker);
+	printf("%lu drains while the worker did %lu malloc+free, %lu bad\n",
+			drains, c.ops, c.bad);
+	TEST_ASSERT_SUCCESS(ret, "drain %lu failed", drains);
+	TEST_ASSERT(c.ops > 0, "the worker did not run");
+	TEST_ASSERT_EQUAL(c.bad, 0, "%lu blocks lost or overwritten", c.bad);
+	CHECK(stats_get(MAIN_SOCKET, &s1));
+	CHECK(stats_same_shape(&s0, &s1, "all freed"));
+	return heap_ok();
+}
+
 /* ---- many large allocations ---- */
 
 #define MANY_SMALL 3000 /* of 64 KiB */
@@ -2222,6 +2454,10 @@ static struct unit_test_suite malloc_suite = {
 		TEST_CASE(test_free_queued),
 		TEST_CASE(test_free_queued_release),
 		TEST_CASE(test_free_queued_run),
+		TEST_CASE(test_free_cached),
+		TEST_CASE(test_free_cached_run),
+		TEST_CASE(test_cache_drained_by_other),
+		TEST_CASE(test_cache_drain_race),
 		TEST_CASE(test_grow_trim),
 		TEST_CASE(test_stats_exact),
 		TEST_CASE(test_clear_once_clean),
