@@ -1738,6 +1738,46 @@ test_ext_heap_alloc_iova(void)
 	return ext_heap_teardown(&h);
 }
 
+/* Small allocations that, carved from the top, fill one page exactly. */
+#define EXT_RUN_END_ALLOCS \
+	(EXT_PAGE / (MALLOC_ELEM_OVERHEAD + RTE_CACHE_LINE_SIZE))
+
+/*
+ * A free element cut down to end on a page boundary must be in the
+ * run-end array: carving small blocks from the top of the memory moves
+ * the free element's end down one page after EXT_RUN_END_ALLOCS of them.
+ */
+static int
+test_ext_heap_run_end(void)
+{
+	void *p[EXT_RUN_END_ALLOCS];
+	const struct malloc_elem *e;
+	struct ext_heap h;
+	unsigned int i, n;
+	int ret = TEST_FAILED;
+
+	CHECK(ext_heap_setup(&h, "malloc_run_end", EXT_LEN, NULL));
+	for (n = 0; n < RTE_DIM(p); n++) {
+		p[n] = rte_malloc_socket(
+				NULL, RTE_CACHE_LINE_SIZE, 0, h.socket);
+		if (p[n] == NULL)
+			break;
+	}
+	/* The last block starts a page: the free memory below ends there. */
+	e = n == RTE_DIM(p) ? malloc_elem_from_data(p[n - 1]) : NULL;
+	if (e == NULL)
+		printf("allocation %u of %zu failed\n", n, RTE_DIM(p));
+	else if (RTE_PTR_DIFF(e, h.va) != EXT_LEN - EXT_PAGE)
+		printf("last block at %p, not a page below the top\n", e);
+	else
+		ret = heap_ok();
+	/* Torn down in any case, so that later checks do not see it. */
+	for (i = 0; i < n; i++)
+		rte_free(p[i]);
+	CHECK(ext_heap_teardown(&h));
+	return ret;
+}
+
 /* ---- sockets and IOVAs ---- */
 
 static int
@@ -2465,6 +2505,7 @@ static struct unit_test_suite malloc_suite = {
 		TEST_CASE(test_ext_heap_create_errors),
 		TEST_CASE(test_ext_heap_memory_errors),
 		TEST_CASE(test_ext_heap_alloc_iova),
+		TEST_CASE(test_ext_heap_run_end),
 		TEST_CASE(test_malloc_sockets),
 		TEST_CASE(test_malloc_iova),
 		TEST_CASE(test_malloc_dump),

@@ -728,6 +728,8 @@ heap_carve(struct rte_mem_config *mcfg, struct malloc_heap *heap,
 		busy = malloc_elem_split(e, (void *)h, ELEM_BUSY);
 		malloc_bins_resized(b, e, old_size);
 		heap->free_size -= busy->size;
+		/* e now ends at the busy header, which may start a page. */
+		heap_note_end(mcfg, e);
 	} else {
 		listed = true;
 		heap->free_size -= e->size;
