@@ -163,12 +163,7 @@ cache_push(const struct rte_mem_config *mcfg, struct malloc_cache *c,
 		cache_leave(c);
 		return false;
 	}
-#ifdef RTE_MALLOC_DEBUG
-	memset(RTE_PTR_ADD(e, MALLOC_ELEM_HEADER_LEN), MALLOC_POISON,
-			e->size - MALLOC_ELEM_OVERHEAD);
-#endif
-	malloc_asan_poison(RTE_PTR_ADD(e, MALLOC_ELEM_HEADER_LEN),
-			e->size - MALLOC_ELEM_HEADER_LEN);
+	malloc_elem_poison_waiting(e);
 	e->free_next = c->head[k];
 	c->head[k] = e;
 	__atomic_store_n(&c->size, c->size + e->size, __ATOMIC_RELAXED);

@@ -124,6 +124,22 @@ malloc_elem_set_dirty(struct malloc_elem *e, bool dirty)
 				       e->t.flags & ~ELEM_FLAG_DIRTY);
 }
 
+/*
+ * Poison busy element @p e freed into a queue or a cache, where it waits
+ * unjoined: a debug build overwrites its data (the trailer cookie stays),
+ * ASan marks data and trailer unusable.
+ */
+static inline void
+malloc_elem_poison_waiting(struct malloc_elem *e)
+{
+#ifdef RTE_MALLOC_DEBUG
+	memset(RTE_PTR_ADD(e, MALLOC_ELEM_HEADER_LEN), MALLOC_POISON,
+			e->size - MALLOC_ELEM_OVERHEAD);
+#endif
+	malloc_asan_poison(RTE_PTR_ADD(e, MALLOC_ELEM_HEADER_LEN),
+			e->size - MALLOC_ELEM_HEADER_LEN);
+}
+
 /* @return false if a debug build finds @p e's cookies overwritten. */
 static inline bool
 malloc_elem_cookies_ok(const struct malloc_elem *e)

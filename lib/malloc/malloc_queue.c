@@ -34,13 +34,8 @@ malloc_queue_push(struct malloc_heap *heap, struct malloc_elem *e)
 			(e->prev != NULL && e->prev->t.state == ELEM_FREE) ||
 			(e->next != NULL && e->next->t.state == ELEM_FREE))
 		return false;
-#ifdef RTE_MALLOC_DEBUG
-	/* Freed memory is poisoned at once; the trailer cookie stays. */
-	memset(RTE_PTR_ADD(e, MALLOC_ELEM_HEADER_LEN), MALLOC_POISON,
-			e->size - MALLOC_ELEM_OVERHEAD);
-#endif
-	malloc_asan_poison(RTE_PTR_ADD(e, MALLOC_ELEM_HEADER_LEN),
-			e->size - MALLOC_ELEM_HEADER_LEN);
+	/* Freed memory is poisoned at once. */
+	malloc_elem_poison_waiting(e);
 	e->t.state = ELEM_QUEUED;
 	malloc_queue_link(heap, e);
 	return true;
