@@ -753,6 +753,38 @@ test_free_bad_pointers(void)
 }
 
 /*
+ * A block freed twice after its first free joined it into the free memory
+ * below: its header is data of a free element now (poisoned for ASan), and
+ * the second free and validate must refuse it and change nothing, in the
+ * ASan build too.
+ */
+static int
+test_free_twice_joined(void)
+{
+	struct rte_malloc_socket_stats s0;
+	char *pin, *q;
+
+	pin = rte_malloc(NULL, 4096, 0);
+	q = rte_malloc(NULL, 4096, 0);
+	TEST_ASSERT(pin != NULL && q != NULL, "rte_malloc");
+	TEST_ASSERT(malloc_elem_from_data(q)->next ==
+							malloc_elem_from_data(
+									pin) &&
+					malloc_elem_from_data(q)->prev !=
+							NULL &&
+					malloc_elem_from_data(q)->prev->t.state ==
+							ELEM_FREE,
+			"q is not carved from the top of free memory below pin");
+	rte_free(q);
+	CHECK(stats_get(MAIN_SOCKET, &s0));
+	rte_free(q);
+	CHECK(stats_unchanged(MAIN_SOCKET, &s0, "second free"));
+	TEST_ASSERT_EQUAL(rte_malloc_validate(q, NULL), -1, "freed q");
+	rte_free(pin);
+	return heap_ok();
+}
+
+/*
  * Child: free a block twice after its pages went back to the kernel; the
  * second free must notice the memory is gone instead of reading it.
  */
@@ -2490,6 +2522,7 @@ static struct unit_test_suite malloc_suite = {
 		TEST_CASE(test_realloc_align),
 		TEST_CASE(test_realloc_shrink_clears),
 		TEST_CASE(test_free_bad_pointers),
+		TEST_CASE(test_free_twice_joined),
 		TEST_CASE(test_free_unmapped),
 		TEST_CASE(test_free_queued),
 		TEST_CASE(test_free_queued_release),

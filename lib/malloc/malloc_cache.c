@@ -177,7 +177,7 @@ cache_push(const struct rte_mem_config *mcfg, struct malloc_cache *c,
  * @return true if @p e, whose header's page is mapped, lies on that page
  * alone: then every byte of it can be read, even if the header is forged.
  */
-static inline bool
+static inline bool __rte_no_asan
 cache_one_page(const struct rte_memseg_list *msl, const struct malloc_elem *e)
 {
 	uintptr_t page = ~(uintptr_t)(msl->page_sz - 1);
@@ -192,8 +192,9 @@ cache_one_page(const struct rte_memseg_list *msl, const struct malloc_elem *e)
  * the memseg list of its last free, of its heap, of a queued size, on one
  * page, with no pad (the cache would hand a pad on). Only mapped memory is
  * read, whatever @p data is. NULL: the caller validates it the long way.
+ * Not instrumented: a block freed twice may lie in poisoned memory now.
  */
-static inline struct malloc_elem *
+static inline struct malloc_elem *__rte_no_asan
 cache_elem_of(const struct rte_mem_config *mcfg, const struct malloc_cache *c,
 		const void *data)
 {

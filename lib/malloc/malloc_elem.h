@@ -98,7 +98,7 @@ malloc_elem_end(const struct malloc_elem *e)
 	return RTE_PTR_ADD(e, e->size);
 }
 
-static inline void *
+static inline void *__rte_no_asan
 malloc_elem_data(const struct malloc_elem *e)
 {
 	return RTE_PTR_ADD(e, MALLOC_ELEM_HEADER_LEN + e->t.pad);
@@ -141,7 +141,7 @@ malloc_elem_poison_waiting(struct malloc_elem *e)
 }
 
 /* @return false if a debug build finds @p e's cookies overwritten. */
-static inline bool
+static inline bool __rte_no_asan
 malloc_elem_cookies_ok(const struct malloc_elem *e)
 {
 #ifdef RTE_MALLOC_DEBUG
@@ -159,8 +159,13 @@ malloc_elem_cookies_ok(const struct malloc_elem *e)
  * The header of the allocation at @p data, following a pad marker if
  * there is one. The caller has checked that the memory before @p data is
  * mapped heap memory.
+ *
+ * Not instrumented, nor are the other readers of a header marked
+ * __rte_no_asan here: rte_free() and rte_malloc_validate() use them on
+ * any pointer, which may be one freed before and lie in memory ASan sees
+ * poisoned; refusing it is their job.
  */
-static inline struct malloc_elem *
+static inline struct malloc_elem *__rte_no_asan
 malloc_elem_from_data(const void *data)
 {
 	const struct malloc_elem_tail *t = RTE_PTR_SUB(data, sizeof(*t));

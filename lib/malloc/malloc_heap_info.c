@@ -107,9 +107,11 @@ heap_in_list(const struct rte_mem_config *mcfg,
 
 /*
  * Is @p e, in list @p msl, a busy element whose data is @p data? The page
- * before @p data is known to be mapped.
+ * before @p data is known to be mapped. Not instrumented, like
+ * malloc_heap_elem_of(): a pointer freed twice may now lie inside a free
+ * element, which ASan sees poisoned, and refusing it is this check's job.
  */
-static bool
+static bool __rte_no_asan
 heap_elem_valid(const struct rte_mem_config *mcfg,
 		const struct rte_memseg_list *msl, const struct malloc_elem *e,
 		const void *data)
@@ -130,7 +132,7 @@ heap_elem_valid(const struct rte_mem_config *mcfg,
 	return malloc_elem_cookies_ok(e);
 }
 
-struct malloc_elem *
+struct malloc_elem *__rte_no_asan
 malloc_heap_elem_of(struct rte_mem_config *mcfg, const void *data,
 		struct malloc_heap **heap)
 {
