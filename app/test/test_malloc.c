@@ -926,6 +926,61 @@ waiting_state(const void *data)
 			ELEM_QUEUED;
 }
 
+struct plain_alloc {
+	char **p;
+	size_t (*size)(unsigned int i);
+	unsigned int n;
+	int ret;
+};
+
+static void *
+plain_alloc_main(void *arg)
+{
+	struct plain_alloc *a = arg;
+	unsigned int i;
+
+	a->ret = 0;
+	for (i = 0; i < a->n && a->ret == 0; i++) {
+		a->p[i] = rte_malloc(NULL, a->size(i), 0);
+		if (a->p[i] == NULL)
+			a->ret = -1;
+	}
+	return NULL;
+}
+
+/*
+ * Allocate @p n blocks, @p p[i] of size(i) bytes, in turn on a thread
+ * without an lcore id, so that each is carved right below the one
+ * before. (An lcore's allocations may come out of its cache, in any
+ * order.) @return TEST_SUCCESS if all were allocated and they touch,
+ * @p p[0] on top.
+ */
+static int
+alloc_in_order(char **p, size_t (*size)(unsigned int i), unsigned int n)
+{
+	struct plain_alloc a = { .p = p, .size = size, .n = n, .ret = -1 };
+	pthread_t th;
+	unsigned int i;
+
+	TEST_ASSERT_SUCCESS(pthread_create(&th, NULL, plain_alloc_main, &a),
+			"pthread_create");
+	pthread_join(th, NULL);
+	TEST_ASSERT_SUCCESS(a.ret, "cannot allocate %u blocks", n);
+	for (i = 1; i < n; i++)
+		TEST_ASSERT(malloc_elem_end(malloc_elem_from_data(p[i])) ==
+						malloc_elem_from_data(p[i - 1]),
+				"blocks %u and %u are not neighbours", i - 1,
+				i);
+	return TEST_SUCCESS;
+}
+
+static size_t
+queued_size(unsigned int i)
+{
+	RTE_SET_USED(i);
+	return QUEUED_SIZE;
+}
+
 /*
  * Three blocks carved one below the other, @p b[0] on top. @return
  * TEST_SUCCESS if they touch, so that freeing the middle one queues it.
@@ -933,18 +988,7 @@ waiting_state(const void *data)
 static int
 queue_blocks(char *b[3])
 {
-	size_t stride = MALLOC_ELEM_OVERHEAD +
-			RTE_CACHE_LINE_ROUNDUP(QUEUED_SIZE);
-	int i;
-
-	for (i = 0; i < 3; i++) {
-		b[i] = rte_malloc(NULL, QUEUED_SIZE, 0);
-		TEST_ASSERT_NOT_NULL(b[i], "block %d", i);
-	}
-	TEST_ASSERT(b[0] - b[1] == (ptrdiff_t)stride &&
-					b[1] - b[2] == (ptrdiff_t)stride,
-			"blocks %p %p %p are not neighbours", b[0], b[1], b[2]);
-	return TEST_SUCCESS;
+	return alloc_in_order(b, queued_size, 3);
 }
 
 /*
@@ -1075,6 +1119,12 @@ test_free_queued_release(void)
 #define RUN_SMALL 6 /* queued blocks on each side of a large one */
 #define RUN_LARGE 4096 /* too large to be queued */
 
+static size_t
+run_size(unsigned int i)
+{
+	return i == RUN_SMALL + 1 ? RUN_LARGE : QUEUED_SIZE;
+}
+
 /*
  * A run of waiting blocks (queued or cached) with a freed large one
  * inside, between two busy blocks, joins into a single free element when
@@ -1097,18 +1147,8 @@ free_waiting_run(void)
 	unsigned int i;
 
 	RTE_BUILD_BUG_ON(RTE_DIM(order) != 2 * RUN_SMALL);
+	CHECK(alloc_in_order(b, run_size, n));
 	for (i = 0; i < n; i++) {
-		b[i] = rte_malloc(NULL, i == big ? RUN_LARGE : QUEUED_SIZE, 0);
-		TEST_ASSERT_NOT_NULL(b[i], "block %u", i);
-		if (i > 0)
-			TEST_ASSERT((char *)malloc_elem_from_data(b[i]) +
-									malloc_elem_from_data(
-											b[i])
-											->size ==
-							(char *)malloc_elem_from_data(
-									b[i - 1]),
-					"blocks %u and %u are not neighbours",
-					i - 1, i);
 		if (i > 0 && i < n - 1)
 			clean = clean &&
 					!malloc_elem_is_dirty(
@@ -2234,19 +2274,15 @@ cache_fill_size(unsigned int i)
 	return 64 * (1 + i % 4);
 }
 
-/* Allocate the blocks, then free all but the first and the last. */
+/* Write the blocks, then free all but the first and the last. */
 static int
 cache_fill_lcore(void *arg)
 {
 	struct cache_fill *f = arg;
 	unsigned int i;
 
-	for (i = 0; i < RTE_DIM(f->p); i++) {
-		f->p[i] = rte_malloc(NULL, cache_fill_size(i), 0);
-		if (f->p[i] == NULL)
-			return -1;
+	for (i = 0; i < RTE_DIM(f->p); i++)
 		memset(f->p[i], 0xa5, cache_fill_size(i));
-	}
 	for (i = 1; i <= CACHE_BLOCKS; i++)
 		rte_free(f->p[i]);
 	return 0;
@@ -2273,17 +2309,11 @@ test_cache_drained_by_other(void)
 	worker = rte_get_next_lcore(-1, 1, 0);
 	CHECK(stats_get(MAIN_SOCKET, &s0));
 	for (round = 0; round < 2; round++) {
+		CHECK(alloc_in_order(f.p, cache_fill_size, RTE_DIM(f.p)));
 		TEST_ASSERT_SUCCESS(rte_eal_remote_launch(cache_fill_lcore, &f,
 						    worker),
 				"launch");
 		TEST_ASSERT_SUCCESS(rte_eal_wait_lcore(worker), "worker");
-		for (i = 1; i < RTE_DIM(f.p); i++)
-			TEST_ASSERT(malloc_elem_end(malloc_elem_from_data(
-						    f.p[i])) ==
-							malloc_elem_from_data(
-									f.p[i - 1]),
-					"blocks %u and %u are not neighbours",
-					i - 1, i);
 		cached = queued = 0;
 		for (i = 1; i <= CACHE_BLOCKS; i++) {
 			uint8_t st = malloc_elem_from_data(f.p[i])->t.state;
