@@ -1116,6 +1116,204 @@ test_free_queued_release(void)
 	return run_heap_child("malloc_queue_release", "malloc_queue");
 }
 
+/* ---- spares an lcore's allocations carve for its cache ---- */
+
+#define SPARE_BLOCKS 20 /* allocations that leave spares in the cache */
+#define SPARE_SIZE 64
+
+static int
+ptr_cmp(const void *a, const void *b)
+{
+	uintptr_t x = *(const uintptr_t *)a, y = *(const uintptr_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static struct malloc_cache *
+my_cache(void)
+{
+	return &malloc_state_of(malloc_mcfg_get())->caches[rte_lcore_id()];
+}
+
+/* Spares (carved, never handed out) in the calling lcore's cache. */
+static unsigned int
+cache_spares(void)
+{
+	const struct malloc_cache *c = my_cache();
+	const struct malloc_elem *e;
+	unsigned int k, n = 0;
+
+	for (k = 0; k < MALLOC_QUEUE_CLASSES; k++)
+		for (e = c->head[k]; e != NULL; e = e->free_next)
+			n += (e->t.flags & ELEM_FLAG_SPARE) != 0;
+	return n;
+}
+
+/*
+ * Child, fresh (clean) growing heap, main lcore. A run of small
+ * rte_zmalloc() calls carves spares into the cache; the blocks are zero,
+ * and those served from spares of clean memory are not cleared again.
+ * Freeing every block, with no statistics call, gives the pages back
+ * although spares were left in the cache. Spares drained into a clean
+ * heap clear only the headers that become data. A block allocated and
+ * freed in turn next to free memory carves no spares.
+ */
+static int
+spares_child(void)
+{
+	uint64_t before = rte_eal_get_physmem_size();
+	struct malloc_heap *heap = malloc_heap_of_socket(
+			malloc_state_of(malloc_mcfg_get()),
+			(int)rte_socket_id());
+	uint64_t cleared = heap->cleared_on_zmalloc;
+	char err[256] = "", *p[SPARE_BLOCKS], *keep, *q;
+	struct rte_malloc_socket_stats st;
+	unsigned int i, left;
+
+	for (i = 0; i < SPARE_BLOCKS; i++) {
+		p[i] = rte_zmalloc(NULL, SPARE_SIZE, 0);
+		if (p[i] == NULL)
+			return 1;
+		if (first_not(p[i], SPARE_SIZE, 0) != SPARE_SIZE)
+			return 2;
+		if (rte_malloc_validate(p[i], NULL) != 0)
+			return 3;
+	}
+	left = cache_spares();
+	printf("%u blocks, %u spares left, %" PRIu64 " bytes cleared\n",
+			SPARE_BLOCKS, left, heap->cleared_on_zmalloc - cleared);
+	if (left == 0)
+		return 4;
+#ifndef RTE_MALLOC_DEBUG
+	/* Debug builds poison spares: then they are cleared. */
+	if (heap->cleared_on_zmalloc != cleared)
+		return 5;
+#endif
+	for (i = 0; i < SPARE_BLOCKS; i++) {
+		memset(p[i], 0xa5, SPARE_SIZE);
+		rte_free(p[i]);
+	}
+	if (rte_eal_get_physmem_size() != before)
+		return 6; /* spares kept a page */
+	/* Drained, clean spares clear only the headers that become data. */
+	for (i = 0; i < SPARE_BLOCKS; i++)
+		if ((p[i] = rte_malloc(NULL, SPARE_SIZE, 0)) == NULL)
+			return 12;
+	left = cache_spares();
+	cleared = heap->cleared_on_free;
+	if (left < 2 || rte_malloc_get_socket_stats(rte_socket_id(), &st) < 0)
+		return 13;
+#ifndef RTE_MALLOC_DEBUG
+	if (heap->cleared_on_free - cleared !=
+			(left - 1) * MALLOC_ELEM_HEADER_LEN) {
+		printf("%u spares drained: %" PRIu64 " bytes cleared\n", left,
+				heap->cleared_on_free - cleared);
+		return 14;
+	}
+#endif
+	for (i = 0; i < SPARE_BLOCKS; i++)
+		rte_free(p[i]);
+	if (rte_eal_get_physmem_size() != before)
+		return 15;
+	keep = rte_malloc(NULL, 4096, 0);
+	if (keep == NULL)
+		return 7;
+	for (i = 0; i < 50; i++) {
+		q = rte_malloc(NULL, SPARE_SIZE, 0);
+		if (q == NULL)
+			return 8;
+		/* Only the first may still carve: the frees before it were
+		 * cached. */
+		if (i > 0 && my_cache()->size != 0)
+			return 9;
+		rte_free(q);
+	}
+	rte_free(keep);
+	if (rte_eal_get_physmem_size() != before)
+		return 10;
+	if (malloc_heap_check_all(true, err, sizeof(err)) != 0) {
+		printf("heap check: %s\n", err);
+		return 11;
+	}
+	return 0;
+}
+
+static int
+malloc_child_spares(int argc, char **argv)
+{
+	RTE_SET_USED(argc);
+	RTE_SET_USED(argv);
+	return spares_child();
+}
+REGISTER_CHILD_ACTION(malloc_spares, malloc_child_spares)
+
+static int
+test_cache_spares_release(void)
+{
+	if (!caches_on()) {
+		printf("caches off: no spares\n");
+		return TEST_SKIPPED;
+	}
+	return run_heap_child("malloc_spares", "malloc_spares");
+}
+
+/*
+ * In the running heap, main lcore: small allocations carve spares, which
+ * never overlap a live block and never show in the statistics: they are
+ * drained, and alloc_count counts exactly the blocks handed out.
+ */
+static int
+test_cache_spares(void)
+{
+	enum {
+		N = 300
+	};
+	struct rte_malloc_socket_stats s0, s1;
+	char *p[N], *sorted[N];
+	unsigned int i, spares = 0;
+
+	if (!caches_on()) {
+		printf("caches off: no spares\n");
+		return TEST_SKIPPED;
+	}
+	CHECK(stats_get(MAIN_SOCKET, &s0));
+	for (i = 0; i < N; i++) {
+		size_t len = SPARE_SIZE * (1 + i % 3);
+
+		p[i] = rte_malloc(NULL, len, 0);
+		TEST_ASSERT_NOT_NULL(p[i], "block %u", i);
+		memset(p[i], (int)(i + 1), len);
+		spares = RTE_MAX(spares, cache_spares());
+	}
+	printf("%u blocks, up to %u spares in the cache\n", N, spares);
+	TEST_ASSERT(spares > 0, "no spares carved");
+	for (i = 0; i < N; i++) {
+		size_t len = SPARE_SIZE * (1 + i % 3);
+
+		TEST_ASSERT_EQUAL(first_not(p[i], len, (uint8_t)(i + 1)), len,
+				"block %u overwritten", i);
+		TEST_ASSERT_SUCCESS(
+				rte_malloc_validate(p[i], NULL), "block %u", i);
+	}
+	memcpy(sorted, p, sizeof(p));
+	qsort(sorted, N, sizeof(sorted[0]), ptr_cmp);
+	for (i = 1; i < N; i++)
+		TEST_ASSERT(malloc_elem_end(malloc_elem_from_data(
+					    sorted[i - 1])) <=
+						(void *)malloc_elem_from_data(
+								sorted[i]),
+				"blocks overlap");
+	CHECK(heap_ok());
+	CHECK(stats_get(MAIN_SOCKET, &s1));
+	TEST_ASSERT_EQUAL(s1.alloc_count, s0.alloc_count + N, "alloc_count");
+	TEST_ASSERT_EQUAL(cache_spares(), 0, "statistics left spares");
+	for (i = 0; i < N; i++)
+		rte_free(p[i]);
+	CHECK(stats_get(MAIN_SOCKET, &s1));
+	CHECK(stats_same_shape(&s0, &s1, "all freed"));
+	return heap_ok();
+}
+
 #define RUN_SMALL 6 /* queued blocks on each side of a large one */
 #define RUN_LARGE 4096 /* too large to be queued */
 
@@ -2556,6 +2754,8 @@ static struct unit_test_suite malloc_suite = {
 		TEST_CASE(test_free_unmapped),
 		TEST_CASE(test_free_queued),
 		TEST_CASE(test_free_queued_release),
+		TEST_CASE(test_cache_spares),
+		TEST_CASE(test_cache_spares_release),
 		TEST_CASE(test_free_queued_run),
 		TEST_CASE(test_free_cached),
 		TEST_CASE(test_free_cached_run),

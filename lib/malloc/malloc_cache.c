@@ -75,13 +75,74 @@ cache_set_state(struct malloc_elem *e, enum malloc_elem_state state)
 	__atomic_store_n(&e->t.state, (uint8_t)state, __ATOMIC_RELAXED);
 }
 
+/*
+ * The heap of cache @p c of @p lcore: the lcore's node's, given to the
+ * cache at its first use. NULL if the cache cannot be used.
+ */
+static struct malloc_heap *
+cache_heap(struct malloc_state *st, struct malloc_cache *c, unsigned int lcore)
+{
+	struct malloc_heap *local;
+
+	if (c->heap_idx >= 0)
+		return &st->heaps[c->heap_idx];
+	local = malloc_heap_of_socket(st, (int)rte_socket_id());
+	if (!st->caches_on || local == NULL || local->external)
+		return NULL;
+	rte_spinlock_lock(&local->lock);
+	local->cache_lcores[lcore / 64] |= UINT64_C(1) << (lcore % 64);
+	rte_spinlock_unlock(&local->lock);
+	c->heap_idx = (int32_t)malloc_heap_idx(st, local);
+	return local;
+}
+
+/* Allocate @p size bytes of class @p k on the heap, with spares for @p c. */
+static void *
+cache_refill(struct rte_mem_config *mcfg, struct malloc_cache *c,
+		unsigned int lcore, size_t size, int k, bool zero, bool *tried)
+{
+	struct malloc_state *st = malloc_state_of(mcfg);
+	struct malloc_heap *heap = cache_heap(st, c, lcore);
+	struct malloc_req req = {
+		.user_size = size,
+		.size = RTE_CACHE_LINE_ROUNDUP(size),
+		.align = RTE_CACHE_LINE_SIZE,
+	};
+	size_t stride = MALLOC_ELEM_OVERHEAD + req.size;
+	size_t held = __atomic_load_n(&c->size, __ATOMIC_RELAXED);
+	unsigned int n = c->fill[k], next;
+	bool dirty = false;
+	void *data;
+
+	if (heap == NULL)
+		return NULL;
+	if (held + n * stride > MALLOC_CACHE_MAX_BYTES)
+		n = 0;
+	data = malloc_heap_alloc_fill(mcfg, heap, &req, &dirty, c, k, n);
+	if (data == NULL) {
+		*tried = true;
+		return NULL;
+	}
+	/* Twice as many next time, as a run of allocations goes on. */
+	next = 2 * c->fill[k] + 1;
+	c->fill[k] = (uint8_t)RTE_MIN(next, MALLOC_CACHE_FILL_BYTES / stride);
+	if (zero && dirty) {
+		memset(data, 0, size);
+		__atomic_fetch_add(&heap->cleared_on_zmalloc, size,
+				__ATOMIC_RELAXED);
+	}
+	return data;
+}
+
 void *
-malloc_cache_alloc(struct rte_mem_config *mcfg, size_t size, bool zero)
+malloc_cache_alloc(struct rte_mem_config *mcfg, size_t size, bool zero,
+		bool *tried)
 {
 	struct malloc_state *st = malloc_state_of(mcfg);
 	unsigned int lcore = rte_lcore_id();
 	struct malloc_cache *c;
 	struct malloc_elem *e;
+	bool dirty = false;
 	void *data;
 	int k;
 
@@ -97,20 +158,31 @@ malloc_cache_alloc(struct rte_mem_config *mcfg, size_t size, bool zero)
 		c->head[k] = e->free_next;
 		__atomic_store_n(&c->size, c->size - e->size, __ATOMIC_RELAXED);
 		e->free_next = NULL;
+		dirty = malloc_elem_take_waiting(e);
 		cache_set_state(e, ELEM_BUSY);
 	}
 	cache_leave(c);
 	if (e == NULL)
-		return NULL;
+		return cache_refill(mcfg, c, lcore, size, k, zero, tried);
 	data = RTE_PTR_ADD(e, MALLOC_ELEM_HEADER_LEN);
 	malloc_asan_unpoison(data, size);
-	if (zero) {
-		/* It holds the bytes of its previous allocation. */
+	if (zero && dirty) {
 		memset(data, 0, size);
 		__atomic_fetch_add(&st->heaps[c->heap_idx].cleared_on_zmalloc,
 				size, __ATOMIC_RELAXED);
 	}
 	return data;
+}
+
+void
+malloc_cache_add_spare(struct malloc_cache *c, struct malloc_elem *e, int k)
+{
+	malloc_elem_poison_waiting(e);
+	e->t.flags |= ELEM_FLAG_SPARE;
+	e->free_next = c->head[k];
+	c->head[k] = e;
+	__atomic_store_n(&c->size, c->size + e->size, __ATOMIC_RELAXED);
+	__atomic_store_n(&e->t.state, (uint8_t)ELEM_CACHED, __ATOMIC_RELEASE);
 }
 
 /*
@@ -241,9 +313,7 @@ malloc_cache_put(struct rte_mem_config *mcfg, struct malloc_heap *heap,
 {
 	struct malloc_state *st = malloc_state_of(mcfg);
 	unsigned int lcore = rte_lcore_id();
-	int32_t idx = (int32_t)malloc_heap_idx(st, heap);
 	int k = malloc_queue_class(e->size);
-	struct malloc_heap *local;
 	struct malloc_cache *c;
 
 	/* One over two pages goes to the queue, which checks its links. */
@@ -251,20 +321,16 @@ malloc_cache_put(struct rte_mem_config *mcfg, struct malloc_heap *heap,
 			!cache_one_page(&mcfg->memsegs[e->t.msl_idx], e))
 		return false;
 	c = &st->caches[lcore];
-	if (c->heap_idx != idx) {
-		/* A cache serves its lcore's node; others free to their heap. */
-		local = malloc_heap_of_socket(st, (int)rte_socket_id());
-		if (c->heap_idx >= 0 || !st->caches_on || heap != local ||
-				heap->external)
-			return false;
-		rte_spinlock_lock(&heap->lock);
-		heap->cache_lcores[lcore / 64] |= UINT64_C(1) << (lcore % 64);
-		rte_spinlock_unlock(&heap->lock);
-		c->heap_idx = idx;
-	}
+	/* A cache serves its lcore's node; others free to their heap. */
+	if (cache_heap(st, c, lcore) != heap)
+		return false;
 	/* The next free is likely on the same list: check that one first. */
 	c->msl_idx = e->t.msl_idx;
-	return cache_push(mcfg, c, e, k);
+	if (cache_push(mcfg, c, e, k))
+		return true;
+	/* Spares of this size would likely be drained at once too. */
+	c->fill[k] = 0;
+	return false;
 }
 
 bool

@@ -36,6 +36,20 @@
  * element is being cached may see it busy and not drain it: that page
  * then stays until the next drain.
  *
+ * Spares: an allocation of a queued size that finds its stack empty
+ * takes the heap lock anyway, so it carves a few more elements of that
+ * size right above its own, out of the same free element, and puts them
+ * on the stack (state ELEM_CACHED, flag ELEM_FLAG_SPARE: they hold no
+ * user's bytes, so rte_zmalloc() clears them only if their memory is
+ * dirty). A run of allocations then takes the lock once per batch. The
+ * allocation itself is the lowest element of the batch, so no spare
+ * touches free memory: freeing the allocation joins it there and drains
+ * the spares if their page could go back. Batches start at none and
+ * double at each miss, up to MALLOC_CACHE_FILL_BYTES; a free of that
+ * size that the cache refuses (a neighbour is free) starts them over, so
+ * a block allocated and freed in turn next to free memory never carves
+ * spares only to drain them again.
+ *
  * The owner of cache i is the thread of lcore i: threads without an
  * lcore id use the heap queue, and external heaps free at once. At most
  * MALLOC_CACHE_MAX_BYTES wait in a cache.
@@ -55,6 +69,8 @@ struct rte_mem_config;
 
 /* Bytes of elements a cache holds at most. */
 #define MALLOC_CACHE_MAX_BYTES ((size_t)2 << 20)
+/* Bytes of spares one allocation carves for its cache at most. */
+#define MALLOC_CACHE_FILL_BYTES 4096
 
 struct malloc_cache {
 	uint32_t busy; /* the owner is inside a cache operation */
@@ -63,6 +79,7 @@ struct malloc_cache {
 	uint32_t msl_idx; /* memseg list of the last element put */
 	size_t size; /* bytes held: 0 when empty */
 	struct malloc_elem *head[MALLOC_QUEUE_CLASSES]; /* stack per size */
+	uint8_t fill[MALLOC_QUEUE_CLASSES]; /* spares to carve at a miss */
 } __rte_cache_aligned;
 
 /*
@@ -74,11 +91,24 @@ void malloc_cache_init(struct rte_mem_config *mcfg);
 /*
  * Serve an allocation of @p size bytes (no alignment beyond a cache line,
  * any node or the caller's) from the calling lcore's cache, clearing
- * the bytes if @p zero. No lock is taken.
+ * the bytes if @p zero and they may be dirty. No lock is taken, unless
+ * the cache has no element of that size: then the allocation is made on
+ * the cache's heap, with spares for the cache.
  *
- * @return the data, or NULL if the cache has no element of that size.
+ * @param tried
+ *   Set to true if the cache's heap (the lcore's node's) had no room.
+ * @return the data, or NULL.
  */
-void *malloc_cache_alloc(struct rte_mem_config *mcfg, size_t size, bool zero);
+void *malloc_cache_alloc(struct rte_mem_config *mcfg, size_t size, bool zero,
+		bool *tried);
+
+/*
+ * Put spare @p e, just carved for the caller's lcore cache @p c, on its
+ * stack @p k. The caller is c's owner and holds the lock of c's heap, so
+ * no drainer has the cache.
+ */
+void malloc_cache_add_spare(
+		struct malloc_cache *c, struct malloc_elem *e, int k);
 
 /*
  * Put the allocation at @p data in the calling lcore's cache instead of

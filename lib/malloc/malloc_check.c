@@ -120,6 +120,8 @@ check_elem(const struct rte_memseg_list *msl, const struct malloc_elem *e,
 	}
 	if (state != ELEM_FREE)
 		return check_fail(c, e, "bad state");
+	if ((e->t.flags & ELEM_FLAG_SPARE) != 0)
+		return check_fail(c, e, "free but marked spare");
 	c->n_free++;
 	c->free_size += e->size;
 	if (e->next != NULL && e->next->t.state == ELEM_FREE &&

@@ -61,6 +61,12 @@ enum malloc_elem_state {
 };
 
 #define ELEM_FLAG_DIRTY 0x1 /* may hold non-zero bytes after the header */
+/*
+ * A cached or queued element carved ahead for an lcore cache and never
+ * handed out: its data holds what the memory held (zero if clean), not a
+ * previous user's bytes. Never set on a free or busy element.
+ */
+#define ELEM_FLAG_SPARE 0x2
 
 /*
  * The last 8 bytes of a header. A pad marker is just this, written right
@@ -126,8 +132,8 @@ malloc_elem_set_dirty(struct malloc_elem *e, bool dirty)
 
 /*
  * Poison busy element @p e freed into a queue or a cache, where it waits
- * unjoined: a debug build overwrites its data (the trailer cookie stays),
- * ASan marks data and trailer unusable.
+ * unjoined: a debug build overwrites its data (the trailer cookie stays)
+ * and so makes it dirty, ASan marks data and trailer unusable.
  */
 static inline void
 malloc_elem_poison_waiting(struct malloc_elem *e)
@@ -135,9 +141,25 @@ malloc_elem_poison_waiting(struct malloc_elem *e)
 #ifdef RTE_MALLOC_DEBUG
 	memset(RTE_PTR_ADD(e, MALLOC_ELEM_HEADER_LEN), MALLOC_POISON,
 			e->size - MALLOC_ELEM_OVERHEAD);
+	e->t.flags |= ELEM_FLAG_DIRTY;
 #endif
 	malloc_asan_poison(RTE_PTR_ADD(e, MALLOC_ELEM_HEADER_LEN),
 			e->size - MALLOC_ELEM_HEADER_LEN);
+}
+
+/*
+ * Hand out waiting (queued or cached) element @p e again.
+ *
+ * @return true if its data may hold non-zero bytes.
+ */
+static inline bool
+malloc_elem_take_waiting(struct malloc_elem *e)
+{
+	bool dirty = (e->t.flags & ELEM_FLAG_SPARE) == 0 ||
+			malloc_elem_is_dirty(e);
+
+	e->t.flags &= (uint8_t)~ELEM_FLAG_SPARE;
+	return dirty;
 }
 
 /* @return false if a debug build finds @p e's cookies overwritten. */

@@ -454,7 +454,7 @@ heap_run_unlist(struct rte_mem_config *mcfg, struct malloc_heap *heap,
 	*wlo = UINTPTR_MAX;
 	*whi = 0;
 	for (;;) {
-		flags |= e->t.flags;
+		flags |= e->t.flags & ELEM_FLAG_DIRTY;
 		if (e->t.state == ELEM_QUEUED) {
 			malloc_queue_unlink(heap, e);
 			heap->alloc_count--;
@@ -470,15 +470,22 @@ heap_run_unlist(struct rte_mem_config *mcfg, struct malloc_heap *heap,
 	}
 }
 
+/* @return true if @p e, in a run being joined, holds a user's bytes. */
+static inline bool
+heap_run_used(const struct malloc_elem *e)
+{
+	return e->t.state == ELEM_QUEUED && (e->t.flags & ELEM_FLAG_SPARE) == 0;
+}
+
 /*
  * Clear what a run joined into clean element @p e was not known to hold as
- * zero: the queued elements' bytes (their users wrote them) and the
- * headers that became data. The first element was @p first_size bytes in
- * state @p first_state; the others' headers are still intact. Adjacent
- * pieces are cleared together.
+ * zero: the queued elements' bytes (their users wrote them; spares held
+ * none) and the headers that became data. The first element was
+ * @p first_size bytes, and held a user's bytes if @p first_used; the
+ * others' headers are still intact. Adjacent pieces are cleared together.
  */
 static uint64_t
-heap_run_clear(struct malloc_elem *e, size_t first_size, uint8_t first_state,
+heap_run_clear(struct malloc_elem *e, size_t first_size, bool first_used,
 		const struct heap_range *rel, unsigned int n_rel)
 {
 	uintptr_t p = (uintptr_t)e + first_size;
@@ -486,12 +493,12 @@ heap_run_clear(struct malloc_elem *e, size_t first_size, uint8_t first_state,
 	uintptr_t cs = (uintptr_t)e + MALLOC_ELEM_HEADER_LEN, ce = cs;
 	uint64_t done = 0;
 
-	if (first_state == ELEM_QUEUED)
+	if (first_used)
 		ce = p;
 	while (p < end) {
 		const struct malloc_elem *n = (const void *)p;
-		size_t len = n->t.state == ELEM_QUEUED ? n->size :
-							 MALLOC_ELEM_HEADER_LEN;
+		size_t len = heap_run_used(n) ? n->size :
+						MALLOC_ELEM_HEADER_LEN;
 
 		if (p != ce) {
 			if (ce > cs)
@@ -513,8 +520,9 @@ malloc_heap_free_run(struct rte_mem_config *mcfg, struct malloc_heap *heap,
 	bool match = mcfg->match_allocations != 0;
 	struct malloc_elem *first = q, *last = q;
 	struct heap_range rel[HEAP_MAX_RELEASE];
-	uint8_t first_state, flags;
+	bool first_used;
 	size_t first_size;
+	uint8_t flags;
 	uintptr_t wlo, whi;
 	unsigned int n_rel;
 
@@ -527,7 +535,7 @@ malloc_heap_free_run(struct rte_mem_config *mcfg, struct malloc_heap *heap,
 	/* The queued elements were poisoned when queued. */
 	flags |= ELEM_FLAG_DIRTY;
 #endif
-	first_state = first->t.state;
+	first_used = heap_run_used(first);
 	first_size = first->size;
 	first->size = RTE_PTR_DIFF(malloc_elem_end(last), first);
 	first->next = last->next;
@@ -539,7 +547,7 @@ malloc_heap_free_run(struct rte_mem_config *mcfg, struct malloc_heap *heap,
 	n_rel = heap_plan_release(mcfg, heap, first, wlo, whi, rel);
 	if (!malloc_elem_is_dirty(first))
 		heap->cleared_on_free += heap_run_clear(
-				first, first_size, first_state, rel, n_rel);
+				first, first_size, first_used, rel, n_rel);
 	malloc_asan_poison(RTE_PTR_ADD(first, MALLOC_ELEM_HEADER_LEN),
 			first->size - MALLOC_ELEM_HEADER_LEN);
 	if (first != last)
@@ -909,45 +917,127 @@ heap_fit_low(struct rte_mem_config *mcfg, const struct malloc_elem *e,
 		*dp = d;
 }
 
-void *
-malloc_heap_alloc(struct rte_mem_config *mcfg, struct malloc_heap *heap,
-		const struct malloc_req *req, bool *dirty)
+/*
+ * A free element for @p req, draining the queue or growing the heap if
+ * there is none, with the data address in @p dp; *@p added is the memory
+ * grown, if any. The caller holds the heap lock.
+ */
+static struct malloc_elem *
+heap_take(struct rte_mem_config *mcfg, struct malloc_heap *heap,
+		const struct malloc_req *req, uintptr_t *dp,
+		struct malloc_elem **added)
 {
-	struct malloc_elem *e, *added = NULL;
+	struct malloc_elem *e;
+
+	*added = NULL;
+	e = heap_find(mcfg, heap, req, dp);
+	if (e == NULL && malloc_queue_pending(mcfg, heap)) {
+		malloc_queue_drain(mcfg, heap);
+		e = heap_find(mcfg, heap, req, dp);
+	}
+	if (e == NULL) {
+		*added = heap_grow(mcfg, heap, req);
+		if (*added != NULL) {
+			e = heap_find(mcfg, heap, req, dp);
+			if (e == NULL)
+				heap_trim(mcfg, heap, *added);
+		}
+	}
+	return e;
+}
+
+/*
+ * How many spares of @p stride bytes fit in free element @p e with the
+ * allocation, below @p max, leaving e a whole free element below them.
+ * None beside a free neighbour above: a spare must not keep free memory
+ * from a join.
+ */
+static unsigned int
+heap_spares_fit(const struct rte_mem_config *mcfg, const struct malloc_elem *e,
+		size_t stride, unsigned int max)
+{
+	size_t room;
+
+	if (max == 0 || mcfg->match_allocations ||
+			(e->next != NULL && e->next->t.state == ELEM_FREE) ||
+			e->size < MALLOC_ELEM_MIN_LEN + 2 * stride)
+		return 0;
+	room = (e->size - MALLOC_ELEM_MIN_LEN) / stride - 1;
+	return room < max ? (unsigned int)room : max;
+}
+
+/*
+ * Cut busy element @p x, carved for @p n + 1 elements of @p stride bytes,
+ * into the allocation (the lowest, which keeps x's header) and @p n
+ * spares above it, handed to lcore cache @p c, class @p k.
+ */
+static void
+heap_cut_spares(struct rte_mem_config *mcfg, struct malloc_heap *heap,
+		struct malloc_elem *x, size_t stride, unsigned int n,
+		struct malloc_cache *c, int k)
+{
+	struct malloc_elem *cur = x, *s;
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		s = malloc_elem_split(cur, RTE_PTR_ADD(cur, stride), ELEM_BUSY);
+		heap_note_end(mcfg, cur);
+#ifdef RTE_MALLOC_DEBUG
+		*(uint64_t *)RTE_PTR_SUB(malloc_elem_end(cur),
+				MALLOC_ELEM_TRAILER_LEN) = MALLOC_TRAILER_COOKIE;
+#endif
+		if (cur != x)
+			malloc_cache_add_spare(c, cur, k);
+		cur = s;
+	}
+	heap_note_end(mcfg, cur);
+	malloc_cache_add_spare(c, cur, k);
+	heap->alloc_count += n;
+}
+
+void *
+malloc_heap_alloc_fill(struct rte_mem_config *mcfg, struct malloc_heap *heap,
+		const struct malloc_req *req, bool *dirty,
+		struct malloc_cache *c, int k, unsigned int max_spares)
+{
+	size_t stride = MALLOC_ELEM_OVERHEAD + req->size;
+	struct malloc_elem *e, *added;
+	struct malloc_req batch = *req;
+	unsigned int n;
 	uintptr_t d = 0;
 
 	rte_spinlock_lock(&heap->lock);
-	e = malloc_queue_pop(heap, req);
+	e = malloc_queue_pop(heap, req, dirty);
 	if (e != NULL) {
-		/* It held the previous allocation's bytes. */
-		*dirty = true;
 		rte_spinlock_unlock(&heap->lock);
 		return malloc_elem_data(e);
 	}
-	e = heap_find(mcfg, heap, req, &d);
-	if (e == NULL && malloc_queue_pending(mcfg, heap)) {
-		malloc_queue_drain(mcfg, heap);
-		e = heap_find(mcfg, heap, req, &d);
-	}
-	if (e == NULL) {
-		added = heap_grow(mcfg, heap, req);
-		if (added != NULL) {
-			e = heap_find(mcfg, heap, req, &d);
-			if (e == NULL)
-				heap_trim(mcfg, heap, added);
-		}
-	}
+	e = heap_take(mcfg, heap, req, &d, &added);
 	if (e == NULL) {
 		rte_spinlock_unlock(&heap->lock);
 		return NULL;
 	}
-	heap_fit_low(mcfg, e, req, &d);
-	e = heap_carve(mcfg, heap, e, req, d);
+	n = heap_spares_fit(mcfg, e, stride, max_spares);
+	batch.size = (n + 1) * stride - MALLOC_ELEM_OVERHEAD;
+	if (n != 0 && !heap_fit(mcfg, e, &batch, &d))
+		n = 0;
+	if (n == 0)
+		heap_fit_low(mcfg, e, req, &d);
+	e = heap_carve(mcfg, heap, e, n != 0 ? &batch : req, d);
 	if (added != NULL)
 		heap_trim_around(mcfg, heap, e);
+	if (n != 0)
+		heap_cut_spares(mcfg, heap, e, stride, n, c, k);
 	*dirty = malloc_elem_is_dirty(e);
 	rte_spinlock_unlock(&heap->lock);
 	return (void *)d;
+}
+
+void *
+malloc_heap_alloc(struct rte_mem_config *mcfg, struct malloc_heap *heap,
+		const struct malloc_req *req, bool *dirty)
+{
+	return malloc_heap_alloc_fill(mcfg, heap, req, dirty, NULL, -1, 0);
 }
 
 /* Grow busy @p e into its free next to end at @p want, if it can. */

@@ -139,6 +139,20 @@ void *malloc_heap_alloc(struct rte_mem_config *mcfg, struct malloc_heap *heap,
 		const struct malloc_req *req, bool *dirty);
 
 /*
+ * As malloc_heap_alloc() for a small @p req of lcore cache @p c's heap
+ * (queue class @p k, no alignment beyond a cache line), and carve up to
+ * @p max_spares more elements of the same size right above the
+ * allocation, out of the same free element (never growing the heap for
+ * them), into the cache. The caller is c's owner and is not inside it.
+ * With @p max_spares 0, @p c and @p k are not used: this is
+ * malloc_heap_alloc().
+ */
+void *malloc_heap_alloc_fill(struct rte_mem_config *mcfg,
+		struct malloc_heap *heap, const struct malloc_req *req,
+		bool *dirty, struct malloc_cache *c, int k,
+		unsigned int max_spares);
+
+/*
  * Give the allocation at @p data (checked with malloc_heap_elem_of())
  * back to @p heap: join, clear if the result is clean, return whole free
  * pages to lib/eal.

@@ -56,7 +56,8 @@ malloc_queue_link(struct malloc_heap *heap, struct malloc_elem *e)
 }
 
 struct malloc_elem *
-malloc_queue_pop(struct malloc_heap *heap, const struct malloc_req *req)
+malloc_queue_pop(struct malloc_heap *heap, const struct malloc_req *req,
+		bool *dirty)
 {
 	struct malloc_elem *e;
 	int c;
@@ -70,6 +71,7 @@ malloc_queue_pop(struct malloc_heap *heap, const struct malloc_req *req)
 		return NULL;
 	e = heap->queue[c];
 	malloc_queue_unlink(heap, e);
+	*dirty = malloc_elem_take_waiting(e);
 	e->t.state = ELEM_BUSY;
 	malloc_asan_unpoison(
 			RTE_PTR_ADD(e, MALLOC_ELEM_HEADER_LEN), req->user_size);

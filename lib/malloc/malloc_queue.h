@@ -73,13 +73,13 @@ bool malloc_queue_push(struct malloc_heap *heap, struct malloc_elem *e);
 
 /*
  * Take a queued element that serves @p req exactly, as a busy element.
- * The caller holds the heap lock. Its data may hold the bytes of its
- * previous allocation.
+ * The caller holds the heap lock. *@p dirty tells whether its data may
+ * hold non-zero bytes (those of its previous allocation).
  *
  * @return the element, or NULL.
  */
-struct malloc_elem *malloc_queue_pop(
-		struct malloc_heap *heap, const struct malloc_req *req);
+struct malloc_elem *malloc_queue_pop(struct malloc_heap *heap,
+		const struct malloc_req *req, bool *dirty);
 
 /*
  * Put @p e, in state ELEM_QUEUED and poisoned, on its queue, whatever the

@@ -55,10 +55,13 @@ malloc_on_heap(struct rte_mem_config *mcfg, struct malloc_heap *heap,
 	return p;
 }
 
-/* The caller's node's heap first, then every other node's. */
+/*
+ * The caller's node's heap first (unless @p local_tried), then every
+ * other node's.
+ */
 static void *
 malloc_any_node(struct rte_mem_config *mcfg, const struct malloc_req *req,
-		bool zero)
+		bool zero, bool local_tried)
 {
 	struct malloc_state *st = malloc_state_of(mcfg);
 	struct malloc_heap *local;
@@ -68,7 +71,7 @@ malloc_any_node(struct rte_mem_config *mcfg, const struct malloc_req *req,
 	local = socket < RTE_MAX_NUMA_NODES ?
 			malloc_heap_of_socket(st, (int)socket) :
 			NULL;
-	if (local != NULL)
+	if (local != NULL && !local_tried)
 		p = malloc_on_heap(mcfg, local, req, zero);
 	for (i = 0; p == NULL && i < RTE_MAX_NUMA_NODES; i++) {
 		struct malloc_heap *h = malloc_heap_of_socket(st, (int)i);
@@ -85,6 +88,7 @@ malloc_socket(size_t size, unsigned int align, int socket, bool zero)
 	struct rte_mem_config *mcfg = malloc_mcfg_get();
 	struct malloc_heap *heap;
 	struct malloc_req req;
+	bool tried = false;
 	void *p;
 
 	if (mcfg == NULL)
@@ -94,7 +98,7 @@ malloc_socket(size_t size, unsigned int align, int socket, bool zero)
 			(align & (align - 1)) == 0 &&
 			(socket == SOCKET_ID_ANY ||
 					socket == (int)rte_socket_id())) {
-		p = malloc_cache_alloc(mcfg, size, zero);
+		p = malloc_cache_alloc(mcfg, size, zero, &tried);
 		if (p != NULL)
 			return p;
 	}
@@ -106,7 +110,9 @@ malloc_socket(size_t size, unsigned int align, int socket, bool zero)
 	if (socket == SOCKET_ID_ANY ||
 			(mcfg->no_huge && socket >= 0 &&
 					socket < RTE_MAX_NUMA_NODES))
-		p = malloc_any_node(mcfg, &req, zero);
+		p = malloc_any_node(mcfg, &req, zero, tried);
+	else if (tried)
+		p = NULL; /* the cache tried the node's heap */
 	else {
 		heap = malloc_heap_of_socket(malloc_state_of(mcfg), socket);
 		if (heap == NULL) {
