@@ -126,11 +126,8 @@ cache_refill(struct rte_mem_config *mcfg, struct malloc_cache *c,
 	/* Twice as many next time, as a run of allocations goes on. */
 	next = 2 * c->fill[k] + 1;
 	c->fill[k] = (uint8_t)RTE_MIN(next, MALLOC_CACHE_FILL_BYTES / stride);
-	if (zero && dirty) {
-		memset(data, 0, size);
-		__atomic_fetch_add(&heap->cleared_on_zmalloc, size,
-				__ATOMIC_RELAXED);
-	}
+	if (zero && dirty)
+		malloc_heap_zero(heap, data, size);
 	return data;
 }
 
@@ -166,11 +163,8 @@ malloc_cache_alloc(struct rte_mem_config *mcfg, size_t size, bool zero,
 		return cache_refill(mcfg, c, lcore, size, k, zero, tried);
 	data = RTE_PTR_ADD(e, MALLOC_ELEM_HEADER_LEN);
 	malloc_asan_unpoison(data, size);
-	if (zero && dirty) {
-		memset(data, 0, size);
-		__atomic_fetch_add(&st->heaps[c->heap_idx].cleared_on_zmalloc,
-				size, __ATOMIC_RELAXED);
-	}
+	if (zero && dirty)
+		malloc_heap_zero(&st->heaps[c->heap_idx], data, size);
 	return data;
 }
 

@@ -20,6 +20,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 #include <rte_config.h>
 #include <rte_malloc.h>
@@ -126,6 +127,17 @@ static inline unsigned int
 malloc_heap_idx(const struct malloc_state *st, const struct malloc_heap *heap)
 {
 	return (unsigned int)(heap - st->heaps);
+}
+
+/*
+ * Clear @p len bytes at @p data, which rte_zmalloc() hands out of
+ * @p heap and may be dirty, and count them. No lock is needed.
+ */
+static inline void
+malloc_heap_zero(struct malloc_heap *heap, void *data, size_t len)
+{
+	memset(data, 0, len);
+	__atomic_fetch_add(&heap->cleared_on_zmalloc, len, __ATOMIC_RELAXED);
 }
 
 /*

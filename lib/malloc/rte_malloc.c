@@ -47,11 +47,8 @@ malloc_on_heap(struct rte_mem_config *mcfg, struct malloc_heap *heap,
 	bool dirty = false;
 	void *p = malloc_heap_alloc(mcfg, heap, req, &dirty);
 
-	if (p != NULL && zero && dirty) {
-		memset(p, 0, req->user_size);
-		__atomic_fetch_add(&heap->cleared_on_zmalloc, req->user_size,
-				__ATOMIC_RELAXED);
-	}
+	if (p != NULL && zero && dirty)
+		malloc_heap_zero(heap, p, req->user_size);
 	return p;
 }
 
