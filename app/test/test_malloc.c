@@ -785,6 +785,21 @@ test_free_twice_joined(void)
 }
 
 /*
+ * For a child's last step: @return 0 if the heap checker passes, or
+ * @p step after printing what it found.
+ */
+static int
+child_heap_ok(int step)
+{
+	char err[256] = "";
+
+	if (malloc_heap_check_all(true, err, sizeof(err)) == 0)
+		return 0;
+	printf("heap check: %s\n", err);
+	return step;
+}
+
+/*
  * Child: free a block twice after its pages went back to the kernel; the
  * second free must notice the memory is gone instead of reading it.
  */
@@ -792,7 +807,6 @@ static int
 malloc_child_free_unmapped(int argc, char **argv)
 {
 	struct rte_malloc_socket_stats s0, s1, s2;
-	char err[256] = "";
 	char *big;
 
 	RTE_SET_USED(argc);
@@ -813,11 +827,7 @@ malloc_child_free_unmapped(int argc, char **argv)
 	rte_malloc_get_socket_stats(MAIN_SOCKET, &s2);
 	if (memcmp(&s1, &s2, sizeof(s1)) != 0)
 		return 4;
-	if (malloc_heap_check_all(true, err, sizeof(err)) != 0) {
-		printf("heap check: %s\n", err);
-		return 5;
-	}
-	return 0;
+	return child_heap_ok(5);
 }
 REGISTER_CHILD_ACTION(malloc_free_unmapped, malloc_child_free_unmapped)
 
@@ -1074,7 +1084,6 @@ static int
 queue_release(void)
 {
 	uint64_t before = rte_eal_get_physmem_size();
-	char err[256] = "";
 	char *b[3];
 
 	if (queue_blocks(b) != TEST_SUCCESS)
@@ -1090,11 +1099,7 @@ queue_release(void)
 			rte_eal_get_physmem_size());
 	if (rte_eal_get_physmem_size() != before)
 		return 4;
-	if (malloc_heap_check_all(true, err, sizeof(err)) != 0) {
-		printf("heap check: %s\n", err);
-		return 5;
-	}
-	return 0;
+	return child_heap_ok(5);
 }
 
 /* Once with the lcore's cache, once with the heap queue. */
@@ -1166,7 +1171,7 @@ spares_child(void)
 			malloc_state_of(malloc_mcfg_get()),
 			(int)rte_socket_id());
 	uint64_t cleared = heap->cleared_on_zmalloc;
-	char err[256] = "", *p[SPARE_BLOCKS], *keep, *q;
+	char *p[SPARE_BLOCKS], *keep, *q;
 	struct rte_malloc_socket_stats st;
 	unsigned int i, left;
 
@@ -1231,11 +1236,7 @@ spares_child(void)
 	rte_free(keep);
 	if (rte_eal_get_physmem_size() != before)
 		return 10;
-	if (malloc_heap_check_all(true, err, sizeof(err)) != 0) {
-		printf("heap check: %s\n", err);
-		return 11;
-	}
-	return 0;
+	return child_heap_ok(11);
 }
 
 static int
