@@ -11,9 +11,10 @@
  * fails with one line saying what is wrong and leaves nothing behind.
  *
  * The context lives in one static instance: the only process-wide state
- * besides logging. It is published (eal_ctx) once memory and lcores are
- * up, before the registered subsystems (the heap) are set up on it, and
- * withdrawn if one of them fails.
+ * besides logging. It is published (eal_ctx, and its memory config in
+ * eal_mcfg_live) once memory and lcores are up, before the registered
+ * subsystems (the heap) are set up on it, and withdrawn if one of them
+ * fails.
  */
 
 #include <errno.h>
@@ -35,6 +36,7 @@
 
 static struct eal_context eal_context_storage;
 static struct eal_context *eal_ctx;
+struct rte_mem_config *eal_mcfg_live;
 
 struct eal_context *
 eal_context_get(void)
@@ -48,11 +50,12 @@ eal_mem_get(void)
 	return eal_ctx == NULL ? NULL : &eal_ctx->mem;
 }
 
-/* Every rte_malloc() and rte_free() asks: one load, no call. */
-struct rte_mem_config *
-eal_mcfg_get(void)
+/* Publish @p ctx (NULL: withdraw it). */
+static void
+eal_publish(struct eal_context *ctx)
 {
-	return eal_ctx == NULL ? NULL : eal_ctx->mem.mcfg;
+	eal_ctx = ctx;
+	eal_mcfg_live = ctx == NULL ? NULL : ctx->mem.mcfg;
 }
 
 static int
@@ -142,10 +145,10 @@ rte_eal_init(int argc, char **argv)
 	}
 	eal_lcores_set(&ctx->lcores);
 	/* Subsystems allocate pages through the published memory layer. */
-	eal_ctx = ctx;
+	eal_publish(ctx);
 	ret = eal_subsys_init_all(ctx->mem.mcfg, err, EAL_ERR_LEN);
 	if (ret < 0) {
-		eal_ctx = NULL;
+		eal_publish(NULL);
 		eal_lcores_cleanup(&ctx->lcores);
 		eal_lcores_set(NULL);
 		eal_mem_cleanup(&ctx->mem);
@@ -167,7 +170,7 @@ rte_eal_cleanup(void)
 	eal_subsys_cleanup_all(ctx->mem.mcfg);
 	eal_lcores_cleanup(&ctx->lcores);
 	eal_lcores_set(NULL);
-	eal_ctx = NULL;
+	eal_publish(NULL);
 	eal_mem_cleanup(&ctx->mem);
 	return 0;
 }

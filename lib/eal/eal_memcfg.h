@@ -86,7 +86,19 @@ void eal_mcfg_destroy(struct rte_mem_config *mcfg);
 int eal_mcfg_area_alloc(
 		struct rte_mem_config *mcfg, uint64_t size, uint64_t *off);
 
+/*
+ * The memory configuration of the initialized EAL, or NULL. Read through
+ * eal_mcfg_get(), which is inline because every rte_malloc() and
+ * rte_free() asks: a call into lib/eal cost about as much as the lcore
+ * cache's whole work.
+ */
+extern struct rte_mem_config *eal_mcfg_live;
+
 /* The memory configuration of the initialized EAL, or NULL. */
-struct rte_mem_config *eal_mcfg_get(void);
+static inline struct rte_mem_config *
+eal_mcfg_get(void)
+{
+	return eal_mcfg_live;
+}
 
 #endif /* _EAL_MEMCFG_H_ */
