@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include <rte_config.h>
+#include <rte_errno.h>
 #include <rte_malloc.h>
 #include <rte_spinlock.h>
 
@@ -115,9 +116,18 @@ extern const struct eal_subsys malloc_subsys;
 
 /*
  * The initialized EAL's config if lib/malloc is set up in it, else NULL
- * with rte_errno E_RTE_NO_CONFIG.
+ * with rte_errno E_RTE_NO_CONFIG. Inline: every call of the API asks.
  */
-struct rte_mem_config *malloc_mcfg_get(void);
+static inline struct rte_mem_config *
+malloc_mcfg_get(void)
+{
+	struct rte_mem_config *mcfg = eal_mcfg_get();
+
+	if (likely(mcfg != NULL && mcfg->malloc_off != 0))
+		return mcfg;
+	rte_errno = E_RTE_NO_CONFIG;
+	return NULL;
+}
 
 /* The heap of @p socket (node or external id), or NULL. */
 struct malloc_heap *malloc_heap_of_socket(struct malloc_state *st, int socket);

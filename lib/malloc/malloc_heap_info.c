@@ -20,8 +20,8 @@
 #include "malloc_heap.h"
 
 /*
- * The heap registers with lib/eal here, next to malloc_mcfg_get(), which
- * every public function of lib/malloc calls: a program linked with the
+ * The heap registers with lib/eal here, next to malloc_heap_of_socket(),
+ * which every file of lib/malloc's API calls: a program linked with the
  * static library then always gets this file, and through malloc_subsys
  * the set-up code. In a file nothing references, the constructor would
  * be left out of a static link, and rte_malloc() would find no heap.
@@ -29,18 +29,6 @@
 RTE_INIT(malloc_register)
 {
 	eal_subsys_register(&malloc_subsys);
-}
-
-struct rte_mem_config *
-malloc_mcfg_get(void)
-{
-	struct rte_mem_config *mcfg = eal_mcfg_get();
-
-	if (mcfg == NULL || mcfg->malloc_off == 0) {
-		rte_errno = E_RTE_NO_CONFIG;
-		return NULL;
-	}
-	return mcfg;
 }
 
 struct malloc_heap *
