@@ -16,6 +16,7 @@
 #include <rte_log.h>
 #include <rte_pause.h>
 
+#include "eal_bitmap.h"
 #include "eal_memseg_list.h"
 #include "eal_thread_fence.h"
 #include "malloc_asan.h"
@@ -179,51 +180,119 @@ malloc_cache_add_spare(struct malloc_cache *c, struct malloc_elem *e, int k)
 	__atomic_store_n(&e->t.state, (uint8_t)ELEM_CACHED, __ATOMIC_RELEASE);
 }
 
-/*
- * @return true if neither neighbour of busy @p e is free. Only headers on
- * the page of e's header are read: the caller found it mapped, and it
- * stays mapped while e is busy, whatever the heap does meanwhile; nothing
- * else is known mapped if e's header was forged. A neighbour header on
- * another page counts as perhaps free. Not instrumented: a join racing
- * with this may have poisoned what e->prev still points to, and the
- * value read then only sends the free to the queue.
- */
-static inline bool __rte_no_asan
-cache_alone(const struct rte_mem_config *mcfg, const struct malloc_elem *e)
+/* The tail of a header with these fields, as one word. */
+static inline uint64_t
+cache_tail(uint32_t pad, uint8_t msl_idx, uint8_t heap_idx, uint8_t flags,
+		uint8_t state)
 {
-	uintptr_t mask = ~(uintptr_t)(mcfg->memsegs[e->t.msl_idx].page_sz - 1);
-	uintptr_t pg = (uintptr_t)e & mask;
-	const struct malloc_elem *p = __atomic_load_n(
-			&e->prev, __ATOMIC_RELAXED);
-	const struct malloc_elem *n = __atomic_load_n(
-			&e->next, __ATOMIC_RELAXED);
-	uintptr_t pa = (uintptr_t)p, na = (uintptr_t)n;
+	struct malloc_elem_tail t = {
+		.pad = pad,
+		.msl_idx = msl_idx,
+		.heap_idx = heap_idx,
+		.flags = flags,
+		.state = state,
+	};
+	uint64_t w;
 
-	if (n != NULL &&
-			(na != (uintptr_t)malloc_elem_end(e) ||
-					(na & mask) != pg ||
-					__atomic_load_n(&n->t.state,
-							__ATOMIC_RELAXED) ==
-							ELEM_FREE))
-		return false;
-	return p == NULL ||
-			((pa & mask) == pg && pa < (uintptr_t)e &&
-					pa + __atomic_load_n(&p->size, __ATOMIC_RELAXED) ==
-							(uintptr_t)e &&
-					__atomic_load_n(&p->t.state,
-							__ATOMIC_RELAXED) !=
-							ELEM_FREE);
+	RTE_BUILD_BUG_ON(sizeof(t) != sizeof(w));
+	memcpy(&w, &t, sizeof(w));
+	return w;
 }
 
 /*
- * Put busy element @p e, validated, of queue class @p k, in cache @p c of
- * the caller's lcore.
+ * Make memseg list @p msl_idx the one whose elements cache @p c checks
+ * quickly. The caller has bound c to its heap.
  */
-static inline bool
-cache_push(const struct rte_mem_config *mcfg, struct malloc_cache *c,
-		struct malloc_elem *e, int k)
+static void
+cache_use_list(const struct rte_mem_config *mcfg, struct malloc_cache *c,
+		unsigned int msl_idx)
 {
-	if (!cache_alone(mcfg, e) || !cache_enter(c))
+	const struct rte_memseg_list *msl = &mcfg->memsegs[msl_idx];
+
+	c->msl_idx = msl_idx;
+	c->msl_base = (uintptr_t)msl->base_va;
+	c->msl_len = msl->len;
+	c->msl_used_off = msl->used_off;
+	c->page_shift = (uint32_t)__builtin_ctzll(msl->page_sz);
+	c->page_mask = ~(uintptr_t)(msl->page_sz - 1);
+	c->tail = cache_tail(0, (uint8_t)msl_idx, (uint8_t)c->heap_idx, 0,
+			ELEM_BUSY);
+}
+
+/* @return true if addresses @p a and @p b are on one page of c's list. */
+static inline bool
+cache_same_page(const struct malloc_cache *c, uintptr_t a, uintptr_t b)
+{
+	return ((a ^ b) & c->page_mask) == 0;
+}
+
+/* @return true if mapped header @p x, perhaps being joined, is free. */
+static inline bool __rte_no_asan
+cache_elem_free(const struct malloc_elem *x)
+{
+	return __atomic_load_n(&x->t.state, __ATOMIC_RELAXED) == ELEM_FREE;
+}
+
+/*
+ * The element at @p data, with its queue class in @p k, if it is one
+ * that cache @p c takes: a busy element of c's heap on c's memseg list,
+ * of a queued size, with no pad (the cache would hand a pad on), on one
+ * page, and whose neighbours are not free, as the queue requires.
+ * NULL: the caller validates @p data the long way, or frees it.
+ *
+ * Only mapped memory is read, whatever @p data is: the header's page,
+ * which the list marks used, and other headers on that page. A neighbour
+ * header on another page counts as perhaps free. Not instrumented: a
+ * block freed twice may lie in poisoned memory now, and a join racing
+ * with this may have poisoned what e->prev still points to (the value
+ * read then only sends the free the long way).
+ */
+static inline struct malloc_elem *__rte_no_asan
+cache_elem_of(const struct rte_mem_config *mcfg, const struct malloc_cache *c,
+		const void *data, int *k)
+{
+	const uint64_t any_flags = cache_tail(
+			UINT32_MAX, UINT8_MAX, UINT8_MAX, 0, UINT8_MAX);
+	struct malloc_elem *e = RTE_PTR_SUB(data, MALLOC_ELEM_HEADER_LEN);
+	uintptr_t off = (uintptr_t)e - c->msl_base, ea = (uintptr_t)e, end;
+	const struct malloc_elem *p, *n;
+	uint64_t tail;
+
+	if (((uintptr_t)data & RTE_CACHE_LINE_MASK) != 0 || off >= c->msl_len)
+		return NULL;
+	/* A header longer than a cache line may start on the page before. */
+	if ((MALLOC_ELEM_HEADER_LEN > RTE_CACHE_LINE_SIZE &&
+			    !cache_same_page(c, ea, (uintptr_t)data - 1)) ||
+			!eal_bitmap_get(eal_mcfg_at(mcfg, c->msl_used_off),
+					(unsigned int)(off >> c->page_shift)))
+		return NULL;
+	/* The tail first: before an aligned block, e is no header. */
+	memcpy(&tail, &e->t, sizeof(tail));
+	*k = malloc_queue_class(e->size);
+	if ((tail & any_flags) != c->tail || *k < 0 ||
+			!malloc_elem_cookies_ok(e))
+		return NULL;
+	end = ea + e->size;
+	n = __atomic_load_n(&e->next, __ATOMIC_RELAXED);
+	if (n == NULL ? !cache_same_page(c, ea, end - 1) :
+			(uintptr_t)n != end || !cache_same_page(c, ea, end) ||
+							cache_elem_free(n))
+		return NULL;
+	p = __atomic_load_n(&e->prev, __ATOMIC_RELAXED);
+	if (p != NULL &&
+			(!cache_same_page(c, ea, (uintptr_t)p) ||
+					(uintptr_t)p + __atomic_load_n(&p->size, __ATOMIC_RELAXED) !=
+							ea ||
+					cache_elem_free(p)))
+		return NULL;
+	return e;
+}
+
+/* Put element @p e, that cache_elem_of() found, on @p c's stack @p k. */
+static inline bool
+cache_push(struct malloc_cache *c, struct malloc_elem *e, int k)
+{
+	if (!cache_enter(c))
 		return false;
 	if (c->size + e->size > MALLOC_CACHE_MAX_BYTES) {
 		cache_leave(c);
@@ -239,66 +308,19 @@ cache_push(const struct rte_mem_config *mcfg, struct malloc_cache *c,
 	return true;
 }
 
-/*
- * @return true if @p e, whose header's page is mapped, lies on that page
- * alone: then every byte of it can be read, even if the header is forged.
- */
-static inline bool __rte_no_asan
-cache_one_page(const struct rte_memseg_list *msl, const struct malloc_elem *e)
-{
-	uintptr_t page = ~(uintptr_t)(msl->page_sz - 1);
-
-	return e->size <= msl->page_sz &&
-			(((uintptr_t)e + e->size - 1) & page) ==
-			((uintptr_t)e & page);
-}
-
-/*
- * The element at @p data if it is a busy one that cache @p c takes: on
- * the memseg list of its last free, of its heap, of a queued size, on one
- * page, with no pad (the cache would hand a pad on). Only mapped memory is
- * read, whatever @p data is. NULL: the caller validates it the long way.
- * Not instrumented: a block freed twice may lie in poisoned memory now.
- */
-static inline struct malloc_elem *__rte_no_asan
-cache_elem_of(const struct rte_mem_config *mcfg, const struct malloc_cache *c,
-		const void *data)
-{
-	const struct rte_memseg_list *msl = &mcfg->memsegs[c->msl_idx];
-	struct malloc_elem *e = RTE_PTR_SUB(data, MALLOC_ELEM_HEADER_LEN);
-
-	/* The header, if there is one, is on a mapped page of the list. */
-	if (((uintptr_t)data & RTE_CACHE_LINE_MASK) != 0 ||
-			!eal_msl_contains(msl, e) ||
-			eal_msl_addr_idx(msl, e) !=
-					eal_msl_addr_idx(msl,
-							RTE_PTR_SUB(data, 1)) ||
-			!eal_msl_is_used(mcfg, msl, eal_msl_addr_idx(msl, e)))
-		return NULL;
-	/* The tail first: before an aligned block, e is no header. */
-	if (e->t.state != ELEM_BUSY || e->t.pad != 0 ||
-			malloc_queue_class(e->size) < 0 ||
-			!cache_one_page(msl, e))
-		return NULL;
-	/* An unbound cache (heap_idx -1) matches no element. */
-	if (e->t.msl_idx != c->msl_idx || e->t.heap_idx != c->heap_idx ||
-			!malloc_elem_cookies_ok(e))
-		return NULL;
-	return e;
-}
-
 bool
 malloc_cache_free(struct rte_mem_config *mcfg, void *data)
 {
 	unsigned int lcore = rte_lcore_id();
 	struct malloc_cache *c;
 	struct malloc_elem *e;
+	int k;
 
 	if (lcore >= RTE_MAX_LCORE)
 		return false;
 	c = &malloc_state_of(mcfg)->caches[lcore];
-	e = cache_elem_of(mcfg, c, data);
-	return e != NULL && cache_push(mcfg, c, e, malloc_queue_class(e->size));
+	e = cache_elem_of(mcfg, c, data, &k);
+	return e != NULL && cache_push(c, e, k);
 }
 
 bool
@@ -310,17 +332,17 @@ malloc_cache_put(struct rte_mem_config *mcfg, struct malloc_heap *heap,
 	int k = malloc_queue_class(e->size);
 	struct malloc_cache *c;
 
-	/* One over two pages goes to the queue, which checks its links. */
-	if (lcore >= RTE_MAX_LCORE || e->t.pad != 0 || k < 0 ||
-			!cache_one_page(&mcfg->memsegs[e->t.msl_idx], e))
+	if (lcore >= RTE_MAX_LCORE || k < 0)
 		return false;
 	c = &st->caches[lcore];
 	/* A cache serves its lcore's node; others free to their heap. */
 	if (cache_heap(st, c, lcore) != heap)
 		return false;
 	/* The next free is likely on the same list: check that one first. */
-	c->msl_idx = e->t.msl_idx;
-	if (cache_push(mcfg, c, e, k))
+	if (c->msl_base == 0 || c->msl_idx != e->t.msl_idx)
+		cache_use_list(mcfg, c, e->t.msl_idx);
+	if (cache_elem_of(mcfg, c, malloc_elem_data(e), &k) == e &&
+			cache_push(c, e, k))
 		return true;
 	/* Spares of this size would likely be drained at once too. */
 	c->fill[k] = 0;

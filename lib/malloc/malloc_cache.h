@@ -76,8 +76,18 @@ struct malloc_cache {
 	uint32_t busy; /* the owner is inside a cache operation */
 	uint32_t claim; /* a drainer takes the cache: the owner keeps off */
 	int32_t heap_idx; /* heap of its elements, or -1 before the first */
-	uint32_t msl_idx; /* memseg list of the last element put */
 	size_t size; /* bytes held: 0 when empty */
+	/*
+	 * The memseg list of the last element put, whose figures every free
+	 * reads: copied here, they share the cache's lines.
+	 */
+	uint32_t msl_idx; /* its index */
+	uint32_t page_shift; /* log2 of its page size */
+	uintptr_t msl_base; /* its first address; 0: no list yet */
+	uintptr_t page_mask; /* the bits of an address that name its page */
+	size_t msl_len; /* bytes of its range */
+	uint64_t msl_used_off; /* its occupancy bitmap, config offset */
+	uint64_t tail; /* the tail of its busy elements, flags 0, no pad */
 	struct malloc_elem *head[MALLOC_QUEUE_CLASSES]; /* stack per size */
 	uint8_t fill[MALLOC_QUEUE_CLASSES]; /* spares to carve at a miss */
 } __rte_cache_aligned;
