@@ -24,7 +24,7 @@
 #include "malloc_elem.h"
 #include "malloc_heap.h"
 
-#define CACHE_WORDS (RTE_MAX_LCORE / 64)
+#define CACHE_WORDS MALLOC_CACHE_WORDS
 RTE_BUILD_BUG_ON(RTE_MAX_LCORE % 64 != 0);
 
 void
@@ -349,88 +349,130 @@ malloc_cache_put(struct rte_mem_config *mcfg, struct malloc_heap *heap,
 	return false;
 }
 
+/* The first lcore at or after @p l in mask @p m, or RTE_MAX_LCORE. */
+static inline unsigned int
+cache_next(const uint64_t *m, unsigned int l)
+{
+	unsigned int w = l / 64;
+	uint64_t bits;
+
+	if (l >= RTE_MAX_LCORE)
+		return RTE_MAX_LCORE;
+	bits = m[w] & (UINT64_MAX << (l % 64));
+	while (bits == 0 && ++w < CACHE_WORDS)
+		bits = m[w];
+	return bits == 0 ? RTE_MAX_LCORE :
+			   w * 64 + (unsigned int)__builtin_ctzll(bits);
+}
+
+/* Each lcore @p l of mask @p m. */
+#define CACHE_FOREACH(m, l) \
+	for (l = cache_next(m, 0); l < RTE_MAX_LCORE; l = cache_next(m, l + 1))
+
 bool
 malloc_cache_pending(const struct rte_mem_config *mcfg,
 		const struct malloc_heap *heap)
 {
 	const struct malloc_state *st = malloc_state_of(mcfg);
-	unsigned int w, l;
+	unsigned int l;
 
-	for (w = 0; w < CACHE_WORDS; w++) {
-		uint64_t m = heap->cache_lcores[w];
-
-		for (; m != 0; m &= m - 1) {
-			l = w * 64 + (unsigned int)__builtin_ctzll(m);
-			if (__atomic_load_n(&st->caches[l].size,
-					    __ATOMIC_RELAXED) != 0)
-				return true;
-		}
-	}
+	CACHE_FOREACH(heap->cache_lcores, l)
+	if (__atomic_load_n(&st->caches[l].size, __ATOMIC_RELAXED) != 0)
+		return true;
 	return false;
 }
 
-/* Move everything in cache @p c, which nobody else uses now, to the queue. */
-static void
-cache_empty(struct malloc_heap *heap, struct malloc_cache *c)
-{
-	struct malloc_elem *e;
-	unsigned int k;
-
-	for (k = 0; k < MALLOC_QUEUE_CLASSES; k++)
-		while ((e = c->head[k]) != NULL) {
-			c->head[k] = e->free_next;
-			e->t.state = ELEM_QUEUED;
-			malloc_queue_link(heap, e);
-		}
-	__atomic_store_n(&c->size, 0, __ATOMIC_RELAXED);
-}
-
-void
-malloc_cache_flush(struct rte_mem_config *mcfg, struct malloc_heap *heap)
+bool
+malloc_cache_take(struct rte_mem_config *mcfg, struct malloc_heap *heap,
+		uint64_t *taken)
 {
 	struct malloc_state *st = malloc_state_of(mcfg);
-	uint64_t take[CACHE_WORDS] = { 0 };
-	unsigned int self = rte_lcore_id(), w, l;
-	bool others = false, fenced;
+	unsigned int self = rte_lcore_id(), l;
+	bool others = false, alone = true, fenced;
 
-	/*
-	 * Claim every cache that holds something, then fence once: each
-	 * owner has then either seen its claim or is seen busy.
-	 */
-	for (w = 0; w < CACHE_WORDS; w++) {
-		uint64_t m = heap->cache_lcores[w];
-
-		for (; m != 0; m &= m - 1) {
-			l = w * 64 + (unsigned int)__builtin_ctzll(m);
-			if (__atomic_load_n(&st->caches[l].size,
-					    __ATOMIC_RELAXED) == 0)
-				continue;
-			take[w] |= UINT64_C(1) << (l % 64);
-			/* The caller's own cache is not in use: it is here. */
-			if (l != self) {
-				__atomic_store_n(&st->caches[l].claim, 1,
-						__ATOMIC_RELAXED);
-				others = true;
-			}
-		}
+	CACHE_FOREACH(heap->cache_lcores, l)
+	{
+		if (l == self)
+			continue;
+		alone = false;
+		if (__atomic_load_n(&st->caches[l].size, __ATOMIC_RELAXED) != 0)
+			others = true;
 	}
-	/* Without the fence, taking another owner's cache is not safe. */
+	/*
+	 * If another cache holds elements, claim every cache of the heap,
+	 * even empty ones, then fence once: each owner has then either seen
+	 * its claim or is seen busy, and none caches anything until the
+	 * drain is over. Else take only the caller's own, which it is not
+	 * using: it is here.
+	 */
+	CACHE_FOREACH(heap->cache_lcores, l)
+	{
+		if (l != self && !others)
+			continue;
+		taken[l / 64] |= UINT64_C(1) << (l % 64);
+		if (l != self)
+			__atomic_store_n(&st->caches[l].claim, 1,
+					__ATOMIC_RELAXED);
+	}
 	fenced = !others || eal_thread_fence() == 0;
+	CACHE_FOREACH(taken, l)
+	{
+		struct malloc_cache *c = &st->caches[l];
+
+		if (l == self)
+			continue;
+		if (!fenced) {
+			/* Without the fence, another owner's cache is not safe. */
+			__atomic_store_n(&c->claim, 0, __ATOMIC_RELEASE);
+			taken[l / 64] &= ~(UINT64_C(1) << (l % 64));
+			continue;
+		}
+		while (__atomic_load_n(&c->busy, __ATOMIC_ACQUIRE))
+			rte_pause();
+	}
 	if (!fenced)
 		RTE_LOG(ERR, MALLOC,
 				"thread fence failed: other lcores' caches stay\n");
-	for (w = 0; w < CACHE_WORDS; w++)
-		for (; take[w] != 0; take[w] &= take[w] - 1) {
-			struct malloc_cache *c;
+	return others ? fenced : alone;
+}
 
-			l = w * 64 + (unsigned int)__builtin_ctzll(take[w]);
-			c = &st->caches[l];
-			if (fenced || l == self) {
-				while (__atomic_load_n(
-						&c->busy, __ATOMIC_ACQUIRE))
-					rte_pause();
-				cache_empty(heap, c);
-			}
-			__atomic_store_n(&c->claim, 0, __ATOMIC_RELEASE);
+void
+malloc_cache_drain(struct rte_mem_config *mcfg, struct malloc_heap *heap,
+		const uint64_t *taken, bool cached, struct malloc_elem **runs)
+{
+	struct malloc_state *st = malloc_state_of(mcfg);
+	struct malloc_elem *e;
+	unsigned int l;
+	int k;
+
+	/*
+	 * Without the other caches, cached elements must not join: the
+	 * taken ones are queued ones now. All of them before any walk, or
+	 * a run would stop at one not relabelled yet, next to another run.
+	 */
+	CACHE_FOREACH(taken, l)
+	for (k = 0; !cached && k < MALLOC_QUEUE_CLASSES; k++)
+		for (e = st->caches[l].head[k]; e != NULL; e = e->free_next)
+			e->t.state = ELEM_QUEUED;
+	CACHE_FOREACH(taken, l)
+	{
+		struct malloc_cache *c = &st->caches[l];
+
+		for (k = 0; k < MALLOC_QUEUE_CLASSES; k++) {
+			malloc_heap_drain_list(
+					mcfg, heap, c->head[k], cached, runs);
+			c->head[k] = NULL;
 		}
+		__atomic_store_n(&c->size, 0, __ATOMIC_RELAXED);
+	}
+}
+
+void
+malloc_cache_give_back(struct rte_mem_config *mcfg, const uint64_t *taken)
+{
+	struct malloc_state *st = malloc_state_of(mcfg);
+	unsigned int l;
+
+	CACHE_FOREACH(taken, l)
+	__atomic_store_n(&st->caches[l].claim, 0, __ATOMIC_RELEASE);
 }

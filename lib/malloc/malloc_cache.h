@@ -19,9 +19,9 @@
  * again fails) and is not joined. Everything that drains the heap queue
  * (statistics, dumps, the largest free block, an allocation or growth
  * that found no room, a free next to a cached element on a page that
- * could go back) first moves every cached element of the heap onto the
- * queue, whichever thread holds it; so the heap's figures are exact and
- * no cached memory is out of reach.
+ * could go back) first takes every cache holding elements of the heap,
+ * whichever thread owns it, and frees those too; so the heap's figures
+ * are exact and no cached memory is out of reach.
  *
  * Taking a cache from its owner: the owner marks itself busy with a
  * plain store, then reads the cache's claim flag, and keeps off the
@@ -29,6 +29,10 @@
  * runs eal_thread_fence() so that each owner either sees the claim or
  * shows it is busy, waits until it is not, and empties the cache. The
  * owner pays two plain stores and a load; the drainer a system call.
+ * When another lcore's cache holds elements, the drainer claims every
+ * cache of the heap until it is done, empty ones too: then no element
+ * is cached behind its back, and it joins cached elements where it
+ * finds them, without moving them to the queue first.
  *
  * A free is cached only when neither neighbour is free, as the queue
  * requires, judged from the neighbours' headers on the element's own
@@ -69,6 +73,8 @@ struct rte_mem_config;
 
 /* Bytes of elements a cache holds at most. */
 #define MALLOC_CACHE_MAX_BYTES ((size_t)2 << 20)
+/* Words of a mask with a bit per lcore. */
+#define MALLOC_CACHE_WORDS (RTE_MAX_LCORE / 64)
 /* Bytes of spares one allocation carves for its cache at most. */
 #define MALLOC_CACHE_FILL_BYTES 4096
 
@@ -145,9 +151,26 @@ bool malloc_cache_pending(const struct rte_mem_config *mcfg,
 		const struct malloc_heap *heap);
 
 /*
- * Move every cached element of @p heap onto its queue, taking the caches
- * from their owners. The caller holds the heap lock.
+ * Take the caches that may hold elements of @p heap from their owners,
+ * for a drain, and set their lcores in @p taken (MALLOC_CACHE_WORDS
+ * words, zero on entry). They stay claimed, their owners keeping off,
+ * until malloc_cache_give_back(). The caller holds the heap lock.
+ *
+ * @return true if no element of the heap can be cached but in a taken
+ *   cache until then: the drain may join cached elements it meets.
  */
-void malloc_cache_flush(struct rte_mem_config *mcfg, struct malloc_heap *heap);
+bool malloc_cache_take(struct rte_mem_config *mcfg, struct malloc_heap *heap,
+		uint64_t *taken);
+
+/*
+ * Mark the runs around the elements of the caches in @p taken, as
+ * malloc_heap_drain_list() does, and empty those caches. @p cached is
+ * what malloc_cache_take() returned. The caller holds the heap lock.
+ */
+void malloc_cache_drain(struct rte_mem_config *mcfg, struct malloc_heap *heap,
+		const uint64_t *taken, bool cached, struct malloc_elem **runs);
+
+/* Give the caches in @p taken back to their owners, empty. */
+void malloc_cache_give_back(struct rte_mem_config *mcfg, const uint64_t *taken);
 
 #endif /* _MALLOC_CACHE_H_ */

@@ -194,13 +194,26 @@ void malloc_heap_free_locked(struct rte_mem_config *mcfg,
 		struct malloc_heap *heap, struct malloc_elem *e);
 
 /*
- * Free queued element @p q with every queued element of the run of freed
- * elements around it, in one join: the result is what freeing them one
- * by one would give, at a fraction of the cost. The caller holds the heap
- * lock.
+ * First step of a drain: mark the run of freed elements around each
+ * waiting element of @p list (linked through free_next), take them off
+ * their free lists and count the waiting ones as freed. Cached elements
+ * join only if @p cached: the drain has taken their caches. Each run's
+ * first element goes on *@p runs, linked through free_prev. The elements
+ * stay in memory as they are until malloc_heap_drain_runs(). The caller
+ * holds the heap lock.
  */
-void malloc_heap_free_run(struct rte_mem_config *mcfg, struct malloc_heap *heap,
-		struct malloc_elem *q);
+void malloc_heap_drain_list(struct rte_mem_config *mcfg,
+		struct malloc_heap *heap, struct malloc_elem *list, bool cached,
+		struct malloc_elem **runs);
+
+/*
+ * Second step of a drain: make each marked run of @p runs one free
+ * element, clear it and give its whole free pages back. The result is
+ * what freeing the waiting elements one by one would give. The caller
+ * holds the heap lock.
+ */
+void malloc_heap_drain_runs(struct rte_mem_config *mcfg,
+		struct malloc_heap *heap, struct malloc_elem *runs);
 
 /*
  * Resize the allocation at @p data in place to @p size bytes (rounded).

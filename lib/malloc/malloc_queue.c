@@ -18,6 +18,21 @@
 #include "malloc_heap.h"
 #include "malloc_queue.h"
 
+/* Put @p e, queued and poisoned, on top of its queue. */
+static void
+queue_link(struct malloc_heap *heap, struct malloc_elem *e)
+{
+	int c = malloc_queue_class(e->size);
+
+	e->free_prev = NULL;
+	e->free_next = heap->queue[c];
+	if (e->free_next != NULL)
+		e->free_next->free_prev = e;
+	heap->queue[c] = e;
+	heap->queued_size += e->size;
+	heap->queued_count++;
+}
+
 bool
 malloc_queue_push(struct malloc_heap *heap, struct malloc_elem *e)
 {
@@ -37,22 +52,8 @@ malloc_queue_push(struct malloc_heap *heap, struct malloc_elem *e)
 	/* Freed memory is poisoned at once. */
 	malloc_elem_poison_waiting(e);
 	e->t.state = ELEM_QUEUED;
-	malloc_queue_link(heap, e);
+	queue_link(heap, e);
 	return true;
-}
-
-void
-malloc_queue_link(struct malloc_heap *heap, struct malloc_elem *e)
-{
-	int c = malloc_queue_class(e->size);
-
-	e->free_prev = NULL;
-	e->free_next = heap->queue[c];
-	if (e->free_next != NULL)
-		e->free_next->free_prev = e;
-	heap->queue[c] = e;
-	heap->queued_size += e->size;
-	heap->queued_count++;
 }
 
 struct malloc_elem *
@@ -103,12 +104,23 @@ malloc_queue_pending(const struct rte_mem_config *mcfg,
 void
 malloc_queue_drain(struct rte_mem_config *mcfg, struct malloc_heap *heap)
 {
-	unsigned int c;
+	uint64_t taken[MALLOC_CACHE_WORDS] = { 0 };
+	struct malloc_elem *runs = NULL;
+	bool cached = false;
+	int c;
 
-	if (malloc_cache_pending(mcfg, heap))
-		malloc_cache_flush(mcfg, heap);
-	/* Each run takes every queued element it joins off its queue. */
-	for (c = 0; c < MALLOC_QUEUE_CLASSES && heap->queued_count != 0; c++)
-		while (heap->queue[c] != NULL)
-			malloc_heap_free_run(mcfg, heap, heap->queue[c]);
+	if (malloc_cache_pending(mcfg, heap)) {
+		cached = malloc_cache_take(mcfg, heap, taken);
+		malloc_cache_drain(mcfg, heap, taken, cached, &runs);
+	}
+	for (c = 0; c < MALLOC_QUEUE_CLASSES; c++) {
+		malloc_heap_drain_list(
+				mcfg, heap, heap->queue[c], cached, &runs);
+		heap->queue[c] = NULL;
+	}
+	heap->queued_size = 0;
+	heap->queued_count = 0;
+	/* Every list is walked: the runs may now be cleared and unmapped. */
+	malloc_heap_drain_runs(mcfg, heap, runs);
+	malloc_cache_give_back(mcfg, taken);
 }

@@ -82,12 +82,6 @@ struct malloc_elem *malloc_queue_pop(struct malloc_heap *heap,
 		const struct malloc_req *req, bool *dirty);
 
 /*
- * Put @p e, in state ELEM_QUEUED and poisoned, on its queue, whatever the
- * queue holds. The caller holds the heap lock.
- */
-void malloc_queue_link(struct malloc_heap *heap, struct malloc_elem *e);
-
-/*
  * @return true if @p heap has queued or cached elements, which a drain
  * would free.
  */
