@@ -2538,6 +2538,64 @@ test_cache_drained_by_other(void)
 	return heap_ok();
 }
 
+/* Bind the worker's cache to the heap: one small block through it. */
+static int
+cache_bind_lcore(void *arg)
+{
+	RTE_SET_USED(arg);
+	rte_free(rte_malloc(NULL, 64, 0));
+	return 0;
+}
+
+/*
+ * Blocks of mixed sizes, side by side, wait in the main lcore's cache
+ * while a worker's cache is bound to the heap but empty. A drain then
+ * takes only the main lcore's cache, and must join the blocks of every
+ * size into one free element, as if each had been freed at once.
+ */
+static int
+test_cache_drain_own_mixed(void)
+{
+	struct rte_malloc_socket_stats s0, s1;
+	struct malloc_elem *e, *end;
+	unsigned int worker, i, cached = 0;
+	struct cache_fill f;
+
+	if (rte_lcore_count() < 2 || !caches_on()) {
+		printf("%s: no other lcore's cache\n",
+				caches_on() ? "one lcore" : "caches off");
+		return TEST_SKIPPED;
+	}
+	worker = rte_get_next_lcore(-1, 1, 0);
+	TEST_ASSERT_SUCCESS(
+			rte_eal_remote_launch(cache_bind_lcore, NULL, worker),
+			"launch");
+	TEST_ASSERT_SUCCESS(rte_eal_wait_lcore(worker), "worker");
+	/* Empties the worker's cache, which stays bound. */
+	CHECK(stats_get(MAIN_SOCKET, &s0));
+	CHECK(alloc_in_order(f.p, cache_fill_size, RTE_DIM(f.p)));
+	for (i = 1; i <= CACHE_BLOCKS; i++) {
+		rte_free(f.p[i]);
+		cached += malloc_elem_from_data(f.p[i])->t.state == ELEM_CACHED;
+	}
+	printf("%u of %u frees cached\n", cached, CACHE_BLOCKS);
+	TEST_ASSERT(cached > CACHE_BLOCKS / 2, "too few frees cached");
+	CHECK(stats_get(MAIN_SOCKET, &s1));
+	TEST_ASSERT_EQUAL(s1.alloc_count, s0.alloc_count + 2, "alloc_count");
+	/* alloc_in_order() goes down: the run ends at block 0. */
+	e = malloc_elem_from_data(f.p[CACHE_BLOCKS]);
+	end = malloc_elem_from_data(f.p[0]);
+	TEST_ASSERT_EQUAL(e->t.state, ELEM_FREE, "the run is not free");
+	TEST_ASSERT_EQUAL(e->size, RTE_PTR_DIFF(end, e),
+			"the run is not one element");
+	CHECK(heap_ok());
+	rte_free(f.p[0]);
+	rte_free(f.p[CACHE_BLOCKS + 1]);
+	CHECK(stats_get(MAIN_SOCKET, &s1));
+	CHECK(stats_same_shape(&s0, &s1, "all freed"));
+	return heap_ok();
+}
+
 #define CHURN_SLOTS 8
 
 /* A worker churning small blocks, checking each before its free. */
@@ -2761,6 +2819,7 @@ static struct unit_test_suite malloc_suite = {
 		TEST_CASE(test_free_cached),
 		TEST_CASE(test_free_cached_run),
 		TEST_CASE(test_cache_drained_by_other),
+		TEST_CASE(test_cache_drain_own_mixed),
 		TEST_CASE(test_cache_drain_race),
 		TEST_CASE(test_grow_trim),
 		TEST_CASE(test_stats_exact),
