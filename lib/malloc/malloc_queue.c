@@ -4,9 +4,11 @@
 
 /*
  * Queues of small frees (malloc_queue.h): one stack per size and heap,
- * doubly linked through the elements' free list links, so that the
- * element freed last, still warm in the cache, is handed out first, and
- * a drain can take any element out of the middle as it joins a run.
+ * linked through the elements' free list links, so that the element
+ * freed last, still warm in the cache, is handed out first. A drain
+ * walks them forward and drops them whole; the back links, which only
+ * the heap checker still reads, were for a drain that took elements out
+ * of the middle one at a time.
  */
 
 #include <string.h>
