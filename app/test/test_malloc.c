@@ -2463,6 +2463,22 @@ test_malloc_validate_race(void)
 
 #define CACHE_BLOCKS 64 /* freed by a worker, between two kept busy */
 
+/*
+ * The first worker lcore in *@p worker, or TEST_SKIPPED after printing
+ * why no other lcore's cache can take part, then @p what.
+ */
+static int
+cache_worker(const char *what, unsigned int *worker)
+{
+	if (rte_lcore_count() < 2 || !caches_on()) {
+		printf("%s: %s\n", caches_on() ? "one lcore" : "caches off",
+				what);
+		return TEST_SKIPPED;
+	}
+	*worker = rte_get_next_lcore(-1, 1, 0);
+	return TEST_SUCCESS;
+}
+
 struct cache_fill {
 	char *p[CACHE_BLOCKS + 2];
 };
@@ -2500,12 +2516,8 @@ test_cache_drained_by_other(void)
 	unsigned int worker, i, round, cached, queued;
 	struct cache_fill f;
 
-	if (rte_lcore_count() < 2 || !caches_on()) {
-		printf("%s: no other lcore's cache\n",
-				caches_on() ? "one lcore" : "caches off");
+	if (cache_worker("no other lcore's cache", &worker) != TEST_SUCCESS)
 		return TEST_SKIPPED;
-	}
-	worker = rte_get_next_lcore(-1, 1, 0);
 	CHECK(stats_get(MAIN_SOCKET, &s0));
 	for (round = 0; round < 2; round++) {
 		CHECK(alloc_in_order(f.p, cache_fill_size, RTE_DIM(f.p)));
@@ -2561,12 +2573,8 @@ test_cache_drain_own_mixed(void)
 	unsigned int worker, i, cached = 0;
 	struct cache_fill f;
 
-	if (rte_lcore_count() < 2 || !caches_on()) {
-		printf("%s: no other lcore's cache\n",
-				caches_on() ? "one lcore" : "caches off");
+	if (cache_worker("no other lcore's cache", &worker) != TEST_SUCCESS)
 		return TEST_SKIPPED;
-	}
-	worker = rte_get_next_lcore(-1, 1, 0);
 	TEST_ASSERT_SUCCESS(
 			rte_eal_remote_launch(cache_bind_lcore, NULL, worker),
 			"launch");
@@ -2649,12 +2657,8 @@ test_cache_drain_race(void)
 	uint64_t end;
 	int ret = TEST_SUCCESS;
 
-	if (rte_lcore_count() < 2 || !caches_on()) {
-		printf("%s: nothing can race\n",
-				caches_on() ? "one lcore" : "caches off");
+	if (cache_worker("nothing can race", &worker) != TEST_SUCCESS)
 		return TEST_SKIPPED;
-	}
-	worker = rte_get_next_lcore(-1, 1, 0);
 	CHECK(stats_get(MAIN_SOCKET, &s0));
 	TEST_ASSERT_SUCCESS(
 			rte_eal_remote_launch(cache_churn_lcore, &c, worker),
