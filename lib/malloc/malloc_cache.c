@@ -234,61 +234,86 @@ cache_elem_free(const struct malloc_elem *x)
 }
 
 /*
- * The element at @p data, with its queue class in @p k, if it is one
- * that cache @p c takes: a busy element of c's heap on c's memseg list,
- * of a queued size, with no pad (the cache would hand a pad on), on one
- * page, and whose neighbours are not free, as the queue requires.
- * NULL: the caller validates @p data the long way, or frees it.
+ * The element at @p data if its header is that of a busy element of
+ * cache @p c's heap on c's memseg list, with no pad (the cache would hand
+ * a pad on). NULL: the caller validates @p data the long way.
  *
  * Only mapped memory is read, whatever @p data is: the header's page,
- * which the list marks used, and other headers on that page. A neighbour
- * header on another page counts as perhaps free. Not instrumented: a
- * block freed twice may lie in poisoned memory now, and a join racing
- * with this may have poisoned what e->prev still points to (the value
- * read then only sends the free the long way).
+ * which the list marks used. Not instrumented: a block freed twice may
+ * lie in poisoned memory now.
  */
 static inline struct malloc_elem *__rte_no_asan
-cache_elem_of(const struct rte_mem_config *mcfg, const struct malloc_cache *c,
-		const void *data, int *k)
+cache_elem_head(const struct rte_mem_config *mcfg, const struct malloc_cache *c,
+		const void *data)
 {
 	const uint64_t any_flags = cache_tail(
 			UINT32_MAX, UINT8_MAX, UINT8_MAX, 0, UINT8_MAX);
 	struct malloc_elem *e = RTE_PTR_SUB(data, MALLOC_ELEM_HEADER_LEN);
-	uintptr_t off = (uintptr_t)e - c->msl_base, ea = (uintptr_t)e, end;
-	const struct malloc_elem *p, *n;
+	uintptr_t off = (uintptr_t)e - c->msl_base;
 	uint64_t tail;
 
 	if (((uintptr_t)data & RTE_CACHE_LINE_MASK) != 0 || off >= c->msl_len)
 		return NULL;
 	/* A header longer than a cache line may start on the page before. */
 	if ((MALLOC_ELEM_HEADER_LEN > RTE_CACHE_LINE_SIZE &&
-			    !cache_same_page(c, ea, (uintptr_t)data - 1)) ||
+			    !cache_same_page(c, (uintptr_t)e,
+					    (uintptr_t)data - 1)) ||
 			!eal_bitmap_get(eal_mcfg_at(mcfg, c->msl_used_off),
 					(unsigned int)(off >> c->page_shift)))
 		return NULL;
 	/* The tail first: before an aligned block, e is no header. */
 	memcpy(&tail, &e->t, sizeof(tail));
+	return (tail & any_flags) == c->tail ? e : NULL;
+}
+
+/*
+ * @return true if @p e, which cache_elem_head() found, passes the rest of
+ * the checks malloc_heap_elem_of() makes: a size that fits c's list, and
+ * the debug build's cookies.
+ */
+static inline bool __rte_no_asan
+cache_elem_whole(const struct malloc_cache *c, const struct malloc_elem *e)
+{
+	uintptr_t off = (uintptr_t)e - c->msl_base;
+
+	return e->size >= MALLOC_ELEM_MIN_LEN && e->size <= c->msl_len - off &&
+			malloc_elem_cookies_ok(e);
+}
+
+/*
+ * @return true if cache @p c takes element @p e, that cache_elem_head()
+ * found, with its queue class in @p k: of a queued size, on one page,
+ * and whose neighbours are not free, as the queue requires.
+ *
+ * Only e's page is read: a neighbour header on another page counts as
+ * perhaps free. Not instrumented: a join racing with this may have
+ * poisoned what e->prev still points to (the value read then only sends
+ * the free the long way).
+ */
+static inline bool __rte_no_asan
+cache_elem_fits(const struct malloc_cache *c, const struct malloc_elem *e,
+		int *k)
+{
+	uintptr_t ea = (uintptr_t)e, end = ea + e->size;
+	const struct malloc_elem *p, *n;
+
 	*k = malloc_queue_class(e->size);
-	if ((tail & any_flags) != c->tail || *k < 0 ||
-			!malloc_elem_cookies_ok(e))
-		return NULL;
-	end = ea + e->size;
+	if (*k < 0)
+		return false;
 	n = __atomic_load_n(&e->next, __ATOMIC_RELAXED);
 	if (n == NULL ? !cache_same_page(c, ea, end - 1) :
 			(uintptr_t)n != end || !cache_same_page(c, ea, end) ||
 							cache_elem_free(n))
-		return NULL;
+		return false;
 	p = __atomic_load_n(&e->prev, __ATOMIC_RELAXED);
-	if (p != NULL &&
-			(!cache_same_page(c, ea, (uintptr_t)p) ||
-					(uintptr_t)p + __atomic_load_n(&p->size, __ATOMIC_RELAXED) !=
-							ea ||
-					cache_elem_free(p)))
-		return NULL;
-	return e;
+	return p == NULL ||
+			(cache_same_page(c, ea, (uintptr_t)p) &&
+					(uintptr_t)p + __atomic_load_n(&p->size, __ATOMIC_RELAXED) ==
+							ea &&
+					!cache_elem_free(p));
 }
 
-/* Put element @p e, that cache_elem_of() found, on @p c's stack @p k. */
+/* Put element @p e, that cache_elem_fits(), on @p c's stack @p k. */
 static inline bool
 cache_push(struct malloc_cache *c, struct malloc_elem *e, int k)
 {
@@ -308,19 +333,40 @@ cache_push(struct malloc_cache *c, struct malloc_elem *e, int k)
 	return true;
 }
 
-bool
-malloc_cache_free(struct rte_mem_config *mcfg, void *data)
+/* Element of class @p k (if any) refused: start the spares over. */
+static inline void
+cache_refused(struct malloc_cache *c, int k)
 {
+	/* Spares of this size would likely be drained at once too. */
+	if (k >= 0)
+		c->fill[k] = 0;
+}
+
+enum malloc_cache_verdict
+malloc_cache_free(struct rte_mem_config *mcfg, void *data,
+		struct malloc_heap **heap)
+{
+	struct malloc_state *st = malloc_state_of(mcfg);
 	unsigned int lcore = rte_lcore_id();
 	struct malloc_cache *c;
 	struct malloc_elem *e;
 	int k;
 
 	if (lcore >= RTE_MAX_LCORE)
-		return false;
-	c = &malloc_state_of(mcfg)->caches[lcore];
-	e = cache_elem_of(mcfg, c, data, &k);
-	return e != NULL && cache_push(c, e, k);
+		return MALLOC_CACHE_UNCHECKED;
+	c = &st->caches[lcore];
+	e = cache_elem_head(mcfg, c, data);
+	if (e == NULL)
+		return MALLOC_CACHE_UNCHECKED;
+	/* On one page, the trailer's cookie is mapped too. */
+	if (cache_elem_fits(c, e, &k) && malloc_elem_cookies_ok(e) &&
+			cache_push(c, e, k))
+		return MALLOC_CACHE_TAKEN;
+	cache_refused(c, k);
+	if (!cache_elem_whole(c, e))
+		return MALLOC_CACHE_UNCHECKED;
+	*heap = &st->heaps[c->heap_idx];
+	return MALLOC_CACHE_CHECKED;
 }
 
 bool
@@ -341,11 +387,11 @@ malloc_cache_put(struct rte_mem_config *mcfg, struct malloc_heap *heap,
 	/* The next free is likely on the same list: check that one first. */
 	if (c->msl_base == 0 || c->msl_idx != e->t.msl_idx)
 		cache_use_list(mcfg, c, e->t.msl_idx);
-	if (cache_elem_of(mcfg, c, malloc_elem_data(e), &k) == e &&
-			cache_push(c, e, k))
+	/* e is validated: only what the cache adds is checked. */
+	if (cache_elem_head(mcfg, c, malloc_elem_data(e)) == e &&
+			cache_elem_fits(c, e, &k) && cache_push(c, e, k))
 		return true;
-	/* Spares of this size would likely be drained at once too. */
-	c->fill[k] = 0;
+	cache_refused(c, k);
 	return false;
 }
 

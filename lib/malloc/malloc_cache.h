@@ -126,15 +126,27 @@ void *malloc_cache_alloc(struct rte_mem_config *mcfg, size_t size, bool zero,
 void malloc_cache_add_spare(
 		struct malloc_cache *c, struct malloc_elem *e, int k);
 
+/* What malloc_cache_free() did with a block. */
+enum malloc_cache_verdict {
+	MALLOC_CACHE_TAKEN, /* cached: the free is done */
+	MALLOC_CACHE_CHECKED, /* a valid allocation the cache does not take */
+	MALLOC_CACHE_UNCHECKED, /* not checked: validate it the long way */
+};
+
 /*
  * Put the allocation at @p data in the calling lcore's cache instead of
  * freeing it, if it is a busy element that the cache takes and that is
  * quick to validate. No lock is taken.
  *
- * @return true if cached; false if the caller must validate @p data and
- *   call malloc_cache_put() or free it.
+ * @param heap
+ *   With MALLOC_CACHE_CHECKED, set to the heap to free the block on: the
+ *   block passed the checks malloc_heap_elem_of() makes, and the cache
+ *   refused it (a free neighbour, a size it does not hold, or full), so
+ *   the caller frees it without validating it again.
+ * @return what was done.
  */
-bool malloc_cache_free(struct rte_mem_config *mcfg, void *data);
+enum malloc_cache_verdict malloc_cache_free(struct rte_mem_config *mcfg,
+		void *data, struct malloc_heap **heap);
 
 /*
  * Put busy element @p e of @p heap, already validated, in the calling

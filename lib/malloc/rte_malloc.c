@@ -196,11 +196,17 @@ rte_free(void *ptr)
 	mcfg = malloc_mcfg_get();
 	if (mcfg == NULL)
 		return;
-	if (malloc_cache_free(mcfg, ptr))
+	switch (malloc_cache_free(mcfg, ptr, &heap)) {
+	case MALLOC_CACHE_TAKEN:
 		return;
-	e = malloc_elem_checked(mcfg, ptr, &heap, "rte_free");
-	if (e == NULL || malloc_cache_put(mcfg, heap, e))
-		return;
+	case MALLOC_CACHE_UNCHECKED:
+		e = malloc_elem_checked(mcfg, ptr, &heap, "rte_free");
+		if (e == NULL || malloc_cache_put(mcfg, heap, e))
+			return;
+		break;
+	case MALLOC_CACHE_CHECKED:
+		break;
+	}
 	if (malloc_heap_free(mcfg, heap, ptr) < 0)
 		RTE_LOG(ERR, MALLOC,
 				"rte_free: invalid memory %p, not an allocation\n",
