@@ -504,7 +504,10 @@ malloc_cache_drain(struct rte_mem_config *mcfg, struct malloc_heap *heap,
 	{
 		struct malloc_cache *c = &st->caches[l];
 
+		/* A drain next to a freed block may find a few in one class. */
 		for (k = 0; k < MALLOC_QUEUE_CLASSES; k++) {
+			if (c->head[k] == NULL)
+				continue;
 			malloc_heap_drain_list(
 					mcfg, heap, c->head[k], cached, runs);
 			c->head[k] = NULL;

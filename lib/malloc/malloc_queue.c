@@ -116,6 +116,8 @@ malloc_queue_drain(struct rte_mem_config *mcfg, struct malloc_heap *heap)
 		malloc_cache_drain(mcfg, heap, taken, cached, &runs);
 	}
 	for (c = 0; c < MALLOC_QUEUE_CLASSES; c++) {
+		if (heap->queue[c] == NULL)
+			continue;
 		malloc_heap_drain_list(
 				mcfg, heap, heap->queue[c], cached, &runs);
 		heap->queue[c] = NULL;
