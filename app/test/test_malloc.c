@@ -753,6 +753,36 @@ test_free_bad_pointers(void)
 }
 
 /*
+ * A copy of a busy header inside a block, with no links and a size past
+ * the end of its memseg list, is no allocation: freeing its data changes
+ * nothing, whichever check sees it first (the lcore cache's quick one,
+ * which has the list after a small free, or the long one).
+ */
+static int
+test_free_forged_header(void)
+{
+	struct rte_malloc_socket_stats s0;
+	struct malloc_elem *f;
+	char *small, *p;
+
+	small = rte_malloc(NULL, 64, 0);
+	p = rte_malloc(NULL, 8192, 0);
+	TEST_ASSERT(small != NULL && p != NULL, "rte_malloc");
+	rte_free(small);
+	f = (struct malloc_elem *)(p + 1024);
+	memcpy(f, malloc_elem_from_data(p), sizeof(*f));
+	f->prev = NULL;
+	f->next = NULL;
+	f->size = (size_t)1 << 46;
+	CHECK(stats_get(MAIN_SOCKET, &s0));
+	rte_free(malloc_elem_data(f));
+	CHECK(stats_unchanged(MAIN_SOCKET, &s0, "free of a forged header"));
+	TEST_ASSERT_SUCCESS(rte_malloc_validate(p, NULL), "p lost");
+	rte_free(p);
+	return heap_ok();
+}
+
+/*
  * A block freed twice after its first free joined it into the free memory
  * below: its header is data of a free element now (poisoned for ASan), and
  * the second free and validate must refuse it and change nothing, in the
@@ -2813,6 +2843,7 @@ static struct unit_test_suite malloc_suite = {
 		TEST_CASE(test_realloc_align),
 		TEST_CASE(test_realloc_shrink_clears),
 		TEST_CASE(test_free_bad_pointers),
+		TEST_CASE(test_free_forged_header),
 		TEST_CASE(test_free_twice_joined),
 		TEST_CASE(test_free_unmapped),
 		TEST_CASE(test_free_queued),
