@@ -313,7 +313,7 @@ cache_elem_fits(const struct malloc_cache *c, const struct malloc_elem *e,
 					!cache_elem_free(p));
 }
 
-/* Put element @p e, that cache_elem_fits(), on @p c's stack @p k. */
+/* Put @p e, which cache_elem_fits() accepted, on @p c's stack @p k. */
 static inline bool
 cache_push(struct malloc_cache *c, struct malloc_elem *e, int k)
 {
