@@ -267,20 +267,6 @@ cache_elem_head(const struct rte_mem_config *mcfg, const struct malloc_cache *c,
 }
 
 /*
- * @return true if @p e, which cache_elem_head() found, passes the rest of
- * the checks malloc_heap_elem_of() makes: a size that fits c's list, and
- * the debug build's cookies.
- */
-static inline bool __rte_no_asan
-cache_elem_whole(const struct malloc_cache *c, const struct malloc_elem *e)
-{
-	uintptr_t off = (uintptr_t)e - c->msl_base;
-
-	return e->size >= MALLOC_ELEM_MIN_LEN && e->size <= c->msl_len - off &&
-			malloc_elem_cookies_ok(e);
-}
-
-/*
  * @return true if cache @p c takes element @p e, that cache_elem_head()
  * found, with its queue class in @p k: of a queued size, on one page,
  * and whose neighbours are not free, as the queue requires.
@@ -363,7 +349,8 @@ malloc_cache_free(struct rte_mem_config *mcfg, void *data,
 			cache_push(c, e, k))
 		return MALLOC_CACHE_TAKEN;
 	cache_refused(c, k);
-	if (!cache_elem_whole(c, e))
+	/* The rest of malloc_heap_elem_of()'s checks, so it need not run. */
+	if (!malloc_elem_whole(e, c->msl_base, c->msl_len))
 		return MALLOC_CACHE_UNCHECKED;
 	*heap = &st->heaps[c->heap_idx];
 	return MALLOC_CACHE_CHECKED;

@@ -181,6 +181,20 @@ malloc_elem_cookies_ok(const struct malloc_elem *e)
 }
 
 /*
+ * @return true if busy element @p e, whose header lies in the list
+ * starting at @p base and @p len bytes long, has a size that ends in the
+ * list and intact cookies: what both the cache's quick check and the
+ * long validation require before a free, kept in one place.
+ */
+static inline bool __rte_no_asan
+malloc_elem_whole(const struct malloc_elem *e, uintptr_t base, size_t len)
+{
+	return e->size >= MALLOC_ELEM_MIN_LEN &&
+			e->size <= len - ((uintptr_t)e - base) &&
+			malloc_elem_cookies_ok(e);
+}
+
+/*
  * The header of the allocation at @p data, following a pad marker if
  * there is one. The caller has checked that the memory before @p data is
  * mapped heap memory.

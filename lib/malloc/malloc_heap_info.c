@@ -113,11 +113,9 @@ heap_elem_valid(const struct rte_mem_config *mcfg,
 			e->t.msl_idx != eal_msl_index(mcfg, msl) ||
 			e->t.heap_idx >= RTE_MAX_HEAPS ||
 			!st->heaps[e->t.heap_idx].in_use ||
-			malloc_elem_data(e) != data ||
-			e->size < MALLOC_ELEM_MIN_LEN ||
-			e->size > msl->len - RTE_PTR_DIFF(e, msl->base_va))
+			malloc_elem_data(e) != data)
 		return false;
-	return malloc_elem_cookies_ok(e);
+	return malloc_elem_whole(e, (uintptr_t)msl->base_va, msl->len);
 }
 
 struct malloc_elem *__rte_no_asan
