@@ -20,21 +20,6 @@
 #include "malloc_heap.h"
 #include "malloc_queue.h"
 
-/* Put @p e, queued and poisoned, on top of its queue. */
-static void
-queue_link(struct malloc_heap *heap, struct malloc_elem *e)
-{
-	int c = malloc_queue_class(e->size);
-
-	e->free_prev = NULL;
-	e->free_next = heap->queue[c];
-	if (e->free_next != NULL)
-		e->free_next->free_prev = e;
-	heap->queue[c] = e;
-	heap->queued_size += e->size;
-	heap->queued_count++;
-}
-
 bool
 malloc_queue_push(struct malloc_heap *heap, struct malloc_elem *e)
 {
@@ -54,7 +39,13 @@ malloc_queue_push(struct malloc_heap *heap, struct malloc_elem *e)
 	/* Freed memory is poisoned at once. */
 	malloc_elem_poison_waiting(e);
 	e->t.state = ELEM_QUEUED;
-	queue_link(heap, e);
+	e->free_prev = NULL;
+	e->free_next = heap->queue[c];
+	if (e->free_next != NULL)
+		e->free_next->free_prev = e;
+	heap->queue[c] = e;
+	heap->queued_size += e->size;
+	heap->queued_count++;
 	return true;
 }
 
@@ -73,27 +64,17 @@ malloc_queue_pop(struct malloc_heap *heap, const struct malloc_req *req,
 	if (c < 0 || heap->queue[c] == NULL)
 		return NULL;
 	e = heap->queue[c];
-	malloc_queue_unlink(heap, e);
+	heap->queue[c] = e->free_next;
+	if (e->free_next != NULL)
+		e->free_next->free_prev = NULL;
+	e->free_next = NULL;
+	heap->queued_size -= e->size;
+	heap->queued_count--;
 	*dirty = malloc_elem_take_waiting(e);
 	e->t.state = ELEM_BUSY;
 	malloc_asan_unpoison(
 			RTE_PTR_ADD(e, MALLOC_ELEM_HEADER_LEN), req->user_size);
 	return e;
-}
-
-void
-malloc_queue_unlink(struct malloc_heap *heap, struct malloc_elem *e)
-{
-	if (e->free_prev != NULL)
-		e->free_prev->free_next = e->free_next;
-	else
-		heap->queue[malloc_queue_class(e->size)] = e->free_next;
-	if (e->free_next != NULL)
-		e->free_next->free_prev = e->free_prev;
-	e->free_prev = NULL;
-	e->free_next = NULL;
-	heap->queued_size -= e->size;
-	heap->queued_count--;
 }
 
 bool

@@ -89,12 +89,6 @@ bool malloc_queue_pending(const struct rte_mem_config *mcfg,
 		const struct malloc_heap *heap);
 
 /*
- * Take queued element @p e off its queue (it stays ELEM_QUEUED). The
- * caller holds the heap lock.
- */
-void malloc_queue_unlink(struct malloc_heap *heap, struct malloc_elem *e);
-
-/*
  * Free every queued element of @p heap, and every element of it in an
  * lcore cache: join, clear, give pages back as rte_free() would have.
  * The caller holds the heap lock.
