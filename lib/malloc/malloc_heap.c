@@ -382,9 +382,13 @@ heap_queued_near(struct rte_mem_config *mcfg, const struct malloc_heap *heap,
 			(qn && heap_page_freeable(mcfg, msl, above));
 }
 
-void
-malloc_heap_free_locked(struct rte_mem_config *mcfg, struct malloc_heap *heap,
-		struct malloc_elem *e)
+/*
+ * Free busy @p e, of which only the bytes below @p used_end may be
+ * non-zero (UINTPTR_MAX: any).
+ */
+static void
+heap_free_used(struct rte_mem_config *mcfg, struct malloc_heap *heap,
+		struct malloc_elem *e, uintptr_t used_end)
 {
 	uintptr_t cs = (uintptr_t)e + MALLOC_ELEM_HEADER_LEN;
 	uintptr_t ce = (uintptr_t)malloc_elem_end(e);
@@ -415,8 +419,15 @@ malloc_heap_free_locked(struct rte_mem_config *mcfg, struct malloc_heap *heap,
 	if (high)
 		ce += MALLOC_ELEM_HEADER_LEN;
 	n_rel = heap_plan_release(mcfg, heap, e, wlo, whi, rel);
-	if (!malloc_elem_is_dirty(e))
+	if (!malloc_elem_is_dirty(e) && used_end < whi) {
+		/* The part never used is zero: the joined header is not. */
+		heap->cleared_on_free += heap_clear(cs, used_end, rel, n_rel);
+		if (high)
+			heap->cleared_on_free += heap_clear(
+					whi, ce, rel, n_rel);
+	} else if (!malloc_elem_is_dirty(e)) {
 		heap->cleared_on_free += heap_clear(cs, ce, rel, n_rel);
+	}
 	malloc_asan_poison(RTE_PTR_ADD(e, MALLOC_ELEM_HEADER_LEN),
 			e->size - MALLOC_ELEM_HEADER_LEN);
 	near = heap_queued_near(mcfg, heap, e);
@@ -425,6 +436,20 @@ malloc_heap_free_locked(struct rte_mem_config *mcfg, struct malloc_heap *heap,
 		heap_release(mcfg, heap, e, rel, n_rel);
 	if (near)
 		malloc_queue_drain(mcfg, heap);
+}
+
+void
+malloc_heap_free_locked(struct rte_mem_config *mcfg, struct malloc_heap *heap,
+		struct malloc_elem *e)
+{
+	heap_free_used(mcfg, heap, e, UINTPTR_MAX);
+}
+
+void
+malloc_heap_free_used(struct rte_mem_config *mcfg, struct malloc_heap *heap,
+		void *data, uintptr_t used_end)
+{
+	heap_free_used(mcfg, heap, malloc_elem_from_data(data), used_end);
 }
 
 /*

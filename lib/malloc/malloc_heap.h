@@ -194,6 +194,15 @@ void malloc_heap_free_locked(struct rte_mem_config *mcfg,
 		struct malloc_heap *heap, struct malloc_elem *e);
 
 /*
+ * Free the allocation at @p data, of which only the bytes below
+ * @p used_end may be non-zero (a slab's objects never handed out are
+ * not): a clean heap clears no more.
+ * The caller holds the heap lock.
+ */
+void malloc_heap_free_used(struct rte_mem_config *mcfg,
+		struct malloc_heap *heap, void *data, uintptr_t used_end);
+
+/*
  * First step of a drain: mark the run of freed elements around each
  * waiting element of @p list (linked through free_next), take them off
  * their free lists and count the waiting ones as freed. Cached elements
