@@ -44,31 +44,6 @@ malloc_cache_init(struct rte_mem_config *mcfg)
 	st->caches_on = ret == 0;
 }
 
-/*
- * Enter the cache as its owner. @return false if a drainer has it; the
- * caller then keeps off.
- */
-static inline bool
-cache_enter(struct malloc_cache *c)
-{
-	__atomic_store_n(&c->busy, 1, __ATOMIC_RELAXED);
-	/*
-	 * The CPU may still let the load pass the store: the drainer's
-	 * thread fence is what orders them. The compiler must not.
-	 */
-	__atomic_signal_fence(__ATOMIC_SEQ_CST);
-	if (__atomic_load_n(&c->claim, __ATOMIC_ACQUIRE) == 0)
-		return true;
-	__atomic_store_n(&c->busy, 0, __ATOMIC_RELEASE);
-	return false;
-}
-
-static inline void
-cache_leave(struct malloc_cache *c)
-{
-	__atomic_store_n(&c->busy, 0, __ATOMIC_RELEASE);
-}
-
 /* Elements whose state is read by the heap without this cache's say. */
 static inline void
 cache_set_state(struct malloc_elem *e, enum malloc_elem_state state)
@@ -76,12 +51,9 @@ cache_set_state(struct malloc_elem *e, enum malloc_elem_state state)
 	__atomic_store_n(&e->t.state, (uint8_t)state, __ATOMIC_RELAXED);
 }
 
-/*
- * The heap of cache @p c of @p lcore: the lcore's node's, given to the
- * cache at its first use. NULL if the cache cannot be used.
- */
-static struct malloc_heap *
-cache_heap(struct malloc_state *st, struct malloc_cache *c, unsigned int lcore)
+struct malloc_heap *
+malloc_cache_heap(struct malloc_state *st, struct malloc_cache *c,
+		unsigned int lcore)
 {
 	struct malloc_heap *local;
 
@@ -103,7 +75,7 @@ cache_refill(struct rte_mem_config *mcfg, struct malloc_cache *c,
 		unsigned int lcore, size_t size, int k, bool zero, bool *tried)
 {
 	struct malloc_state *st = malloc_state_of(mcfg);
-	struct malloc_heap *heap = cache_heap(st, c, lcore);
+	struct malloc_heap *heap = malloc_cache_heap(st, c, lcore);
 	struct malloc_req req = {
 		.user_size = size,
 		.size = RTE_CACHE_LINE_ROUNDUP(size),
@@ -149,7 +121,7 @@ malloc_cache_alloc(struct rte_mem_config *mcfg, size_t size, bool zero,
 	if (lcore >= RTE_MAX_LCORE || k < 0)
 		return NULL;
 	c = &st->caches[lcore];
-	if (!cache_enter(c))
+	if (!malloc_cache_enter(c))
 		return NULL;
 	e = c->head[k];
 	if (e != NULL) {
@@ -159,7 +131,7 @@ malloc_cache_alloc(struct rte_mem_config *mcfg, size_t size, bool zero,
 		dirty = malloc_elem_take_waiting(e);
 		cache_set_state(e, ELEM_BUSY);
 	}
-	cache_leave(c);
+	malloc_cache_leave(c);
 	if (e == NULL)
 		return cache_refill(mcfg, c, lcore, size, k, zero, tried);
 	data = RTE_PTR_ADD(e, MALLOC_ELEM_HEADER_LEN);
@@ -303,10 +275,10 @@ cache_elem_fits(const struct malloc_cache *c, const struct malloc_elem *e,
 static inline bool
 cache_push(struct malloc_cache *c, struct malloc_elem *e, int k)
 {
-	if (!cache_enter(c))
+	if (!malloc_cache_enter(c))
 		return false;
 	if (c->size + e->size > MALLOC_CACHE_MAX_BYTES) {
-		cache_leave(c);
+		malloc_cache_leave(c);
 		return false;
 	}
 	malloc_elem_poison_waiting(e);
@@ -315,7 +287,7 @@ cache_push(struct malloc_cache *c, struct malloc_elem *e, int k)
 	__atomic_store_n(&c->size, c->size + e->size, __ATOMIC_RELAXED);
 	/* Last: a free seeing e cached must see the cache's size too. */
 	__atomic_store_n(&e->t.state, (uint8_t)ELEM_CACHED, __ATOMIC_RELEASE);
-	cache_leave(c);
+	malloc_cache_leave(c);
 	return true;
 }
 
@@ -369,7 +341,7 @@ malloc_cache_put(struct rte_mem_config *mcfg, struct malloc_heap *heap,
 		return false;
 	c = &st->caches[lcore];
 	/* A cache serves its lcore's node; others free to their heap. */
-	if (cache_heap(st, c, lcore) != heap)
+	if (malloc_cache_heap(st, c, lcore) != heap)
 		return false;
 	/* The next free is likely on the same list: check that one first. */
 	if (c->msl_base == 0 || c->msl_idx != e->t.msl_idx)

@@ -105,6 +105,40 @@ struct malloc_cache {
 void malloc_cache_init(struct rte_mem_config *mcfg);
 
 /*
+ * Enter the cache as its owner. @return false if a drainer has it; the
+ * caller then keeps off.
+ */
+static inline bool
+malloc_cache_enter(struct malloc_cache *c)
+{
+	__atomic_store_n(&c->busy, 1, __ATOMIC_RELAXED);
+	/*
+	 * The CPU may still let the load pass the store: the drainer's
+	 * thread fence is what orders them. The compiler must not.
+	 */
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	if (__atomic_load_n(&c->claim, __ATOMIC_ACQUIRE) == 0)
+		return true;
+	__atomic_store_n(&c->busy, 0, __ATOMIC_RELEASE);
+	return false;
+}
+
+static inline void
+malloc_cache_leave(struct malloc_cache *c)
+{
+	__atomic_store_n(&c->busy, 0, __ATOMIC_RELEASE);
+}
+
+struct malloc_state;
+
+/*
+ * The heap of cache @p c of @p lcore: the lcore's node's, given to the
+ * cache at its first use. NULL if the cache cannot be used.
+ */
+struct malloc_heap *malloc_cache_heap(struct malloc_state *st,
+		struct malloc_cache *c, unsigned int lcore);
+
+/*
  * Serve an allocation of @p size bytes (no alignment beyond a cache line,
  * any node or the caller's) from the calling lcore's cache, clearing
  * the bytes if @p zero and they may be dirty. No lock is taken, unless
