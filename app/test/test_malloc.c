@@ -40,6 +40,7 @@
 #include "malloc_check.h"
 #include "malloc_elem.h"
 #include "malloc_heap.h"
+#include "malloc_slab.h"
 #include "test.h"
 
 #define MAIN_SOCKET 0 /* the only NUMA node here; -l default */
@@ -895,7 +896,7 @@ test_free_unmapped(void)
 
 /* ---- small frees wait on a queue or in an lcore cache ---- */
 
-#define QUEUED_SIZE 300 /* above what slabs will serve */
+#define QUEUED_SIZE 300 /* above what slabs serve */
 
 struct plain_thread {
 	int (*fn)(void);
@@ -1154,7 +1155,7 @@ test_free_queued_release(void)
 /* ---- spares an lcore's allocations carve for its cache ---- */
 
 #define SPARE_BLOCKS 20 /* allocations that leave spares in the cache */
-#define SPARE_SIZE 320 /* above what slabs will serve */
+#define SPARE_SIZE 320 /* above what slabs serve */
 
 static int
 ptr_cmp(const void *a, const void *b)
@@ -1505,10 +1506,10 @@ test_stats_exact(void)
 	cur = s0;
 	for (i = 0; i < STATS_ALLOCS; i++) {
 		prev = cur;
-		/* Elements: sizes above what slabs will serve. */
+		/* Elements: sizes above what slabs serve. */
 		size = rte_rand_max(8) == 0 ?
 				RTE_MB + rte_rand_max(3 * RTE_MB) :
-				256 + rand_size(RTE_MB);
+				MALLOC_SLAB_MAX_DATA + rand_size(RTE_MB);
 		p[i] = rte_malloc_socket(NULL, size, 0, MAIN_SOCKET);
 		TEST_ASSERT_NOT_NULL(p[i], "malloc(%zu)", size);
 		CHECK(stats_get(MAIN_SOCKET, &cur));
@@ -2517,7 +2518,7 @@ struct cache_fill {
 static size_t
 cache_fill_size(unsigned int i)
 {
-	return 256 + 64 * (1 + i % 4);
+	return MALLOC_SLAB_MAX_DATA + 64 * (1 + i % 4);
 }
 
 /* Write the blocks, then free all but the first and the last. */

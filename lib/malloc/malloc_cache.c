@@ -42,6 +42,12 @@ malloc_cache_init(struct rte_mem_config *mcfg)
 				"no lcore caches: the thread fence is not available (%s)\n",
 				strerror(-ret));
 	st->caches_on = ret == 0;
+	/*
+	 * Objects have no header: not where each allocation must keep its
+	 * pages to itself, nor where debug builds check cookies.
+	 */
+	st->slabs_on = st->caches_on && !mcfg->match_allocations &&
+			MALLOC_ELEM_TRAILER_LEN == 0;
 }
 
 /* Elements whose state is read by the heap without this cache's say. */
@@ -370,6 +376,19 @@ cache_next(const uint64_t *m, unsigned int l)
 			   w * 64 + (unsigned int)__builtin_ctzll(bits);
 }
 
+/*
+ * @return true if cache @p c holds elements, or slabs a drain may give
+ * back: busy slabs are no reason to stop their owner.
+ */
+static inline bool
+cache_holds(const struct malloc_cache *c)
+{
+	return __atomic_load_n(&c->size, __ATOMIC_RELAXED) != 0 ||
+			__atomic_load_n(&c->slab_remote, __ATOMIC_RELAXED) !=
+			0 ||
+			__atomic_load_n(&c->slab_idle, __ATOMIC_RELAXED) != 0;
+}
+
 /* Each lcore @p l of mask @p m. */
 #define CACHE_FOREACH(m, l) \
 	for (l = cache_next(m, 0); l < RTE_MAX_LCORE; l = cache_next(m, l + 1))
@@ -382,7 +401,7 @@ malloc_cache_pending(const struct rte_mem_config *mcfg,
 	unsigned int l;
 
 	CACHE_FOREACH(heap->cache_lcores, l)
-	if (__atomic_load_n(&st->caches[l].size, __ATOMIC_RELAXED) != 0)
+	if (cache_holds(&st->caches[l]))
 		return true;
 	return false;
 }
@@ -400,7 +419,7 @@ malloc_cache_take(struct rte_mem_config *mcfg, struct malloc_heap *heap,
 		if (l == self)
 			continue;
 		alone = false;
-		if (__atomic_load_n(&st->caches[l].size, __ATOMIC_RELAXED) != 0)
+		if (cache_holds(&st->caches[l]))
 			others = true;
 	}
 	/*
@@ -443,7 +462,8 @@ malloc_cache_take(struct rte_mem_config *mcfg, struct malloc_heap *heap,
 
 void
 malloc_cache_drain(struct rte_mem_config *mcfg, struct malloc_heap *heap,
-		const uint64_t *taken, bool cached, struct malloc_elem **runs)
+		const uint64_t *taken, bool cached, struct malloc_elem **runs,
+		struct malloc_slab **empty)
 {
 	struct malloc_state *st = malloc_state_of(mcfg);
 	struct malloc_elem *e;
@@ -472,6 +492,7 @@ malloc_cache_drain(struct rte_mem_config *mcfg, struct malloc_heap *heap,
 			c->head[k] = NULL;
 		}
 		__atomic_store_n(&c->size, 0, __ATOMIC_RELAXED);
+		malloc_slab_sweep(mcfg, heap, c, empty);
 	}
 }
 

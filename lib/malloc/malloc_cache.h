@@ -66,6 +66,7 @@
 #include <rte_common.h>
 
 #include "malloc_queue.h"
+#include "malloc_slab.h"
 
 struct malloc_elem;
 struct malloc_heap;
@@ -96,6 +97,15 @@ struct malloc_cache {
 	uint64_t tail; /* the tail of its busy elements, flags 0, no pad */
 	struct malloc_elem *head[MALLOC_QUEUE_CLASSES]; /* stack per size */
 	uint8_t fill[MALLOC_QUEUE_CLASSES]; /* spares to carve at a miss */
+	/* Slabs (malloc_slab.h): with free objects, and full ones. */
+	struct malloc_slab *slabs[MALLOC_SLAB_CLASSES];
+	struct malloc_slab *full[MALLOC_SLAB_CLASSES];
+	uint32_t slab_n[MALLOC_SLAB_CLASSES]; /* slabs owned */
+	/* Objects handed out and not back with the owner. */
+	uint32_t slab_live[MALLOC_SLAB_CLASSES];
+	/* Work for a drain (malloc_slab_sweep()), set without the claim: */
+	uint32_t slab_remote; /* 1: another thread freed onto a slab */
+	uint32_t slab_idle; /* 1: an empty slab was kept */
 } __rte_cache_aligned;
 
 /*
@@ -214,7 +224,8 @@ bool malloc_cache_take(struct rte_mem_config *mcfg, struct malloc_heap *heap,
  * what malloc_cache_take() returned. The caller holds the heap lock.
  */
 void malloc_cache_drain(struct rte_mem_config *mcfg, struct malloc_heap *heap,
-		const uint64_t *taken, bool cached, struct malloc_elem **runs);
+		const uint64_t *taken, bool cached, struct malloc_elem **runs,
+		struct malloc_slab **empty);
 
 /* Give the caches in @p taken back to their owners, empty. */
 void malloc_cache_give_back(struct rte_mem_config *mcfg, const uint64_t *taken);

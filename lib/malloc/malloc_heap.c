@@ -36,6 +36,7 @@
 #include "eal_memseg_list.h"
 #include "malloc_asan.h"
 #include "malloc_heap.h"
+#include "malloc_slab.h"
 
 #define HEAP_MAX_RELEASE 8 /* page ranges given back by one free */
 
@@ -345,9 +346,12 @@ heap_release(struct rte_mem_config *mcfg, struct malloc_heap *heap,
 	}
 }
 
-/* @return true if @p e was freed into a queue or a cache, not joined. */
+/*
+ * @return true if @p e was freed into a queue or a cache, not joined, or
+ * is an empty slab its owner kept.
+ */
 static inline bool
-heap_elem_waits(const struct malloc_elem *e)
+heap_elem_waits(const struct rte_mem_config *mcfg, const struct malloc_elem *e)
 {
 	/*
 	 * A cache's owner sets its elements' state without the lock, after
@@ -355,7 +359,8 @@ heap_elem_waits(const struct malloc_elem *e)
 	 */
 	uint8_t state = __atomic_load_n(&e->t.state, __ATOMIC_ACQUIRE);
 
-	return state == ELEM_QUEUED || state == ELEM_CACHED;
+	return state == ELEM_QUEUED || state == ELEM_CACHED ||
+			(state == ELEM_BUSY && malloc_slab_idle(mcfg, e));
 }
 
 /*
@@ -369,8 +374,8 @@ heap_queued_near(struct rte_mem_config *mcfg, const struct malloc_heap *heap,
 {
 	const struct rte_memseg_list *msl = heap_msl(mcfg, e);
 	const struct malloc_elem *p = e->prev, *n = e->next;
-	bool qp = p != NULL && heap_elem_waits(p);
-	bool qn = n != NULL && heap_elem_waits(n);
+	bool qp = p != NULL && heap_elem_waits(mcfg, p);
+	bool qn = n != NULL && heap_elem_waits(mcfg, n);
 	/* The pages where e meets its neighbours (used only if queued). */
 	unsigned int below = eal_msl_addr_idx(msl, RTE_PTR_SUB(e, 1));
 	unsigned int above = eal_msl_addr_idx(msl, malloc_elem_end(e));

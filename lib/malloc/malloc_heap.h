@@ -74,8 +74,12 @@ struct malloc_state {
 	 */
 	uint64_t run_end_off[RTE_MAX_MEMSEG_LISTS];
 	uint32_t run_end_len[RTE_MAX_MEMSEG_LISTS]; /* slots in the array */
+	/* Per memseg list: a bit per slab-sized span, set on slabs. */
+	uint64_t slab_map_off[RTE_MAX_MEMSEG_LISTS];
+	uint32_t slab_map_words[RTE_MAX_MEMSEG_LISTS]; /* words in it */
 	struct malloc_mz_table memzones;
 	uint8_t caches_on; /* 1: small frees may go to lcore caches */
+	uint8_t slabs_on; /* 1: small allocations may come from slabs */
 	struct malloc_cache caches[RTE_MAX_LCORE];
 };
 

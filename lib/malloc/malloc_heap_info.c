@@ -56,6 +56,8 @@ malloc_heap_track_list(struct rte_mem_config *mcfg, unsigned int l)
 	uint32_t n = mcfg->memsegs[l].n_segs;
 	uint64_t off;
 
+	if (!mcfg->memsegs[l].external && malloc_slab_track_list(mcfg, l) < 0)
+		return -ENOSPC;
 	if (st->run_end_len[l] >= n)
 		return 0;
 	if (eal_mcfg_area_alloc(mcfg, sizeof(struct malloc_elem *) * n, &off) <
@@ -181,6 +183,29 @@ malloc_heap_largest(struct malloc_heap *heap, const struct malloc_req *req)
 	return best;
 }
 
+/*
+ * Add the slabs of the caches of @p heap to @p s: each is a busy element,
+ * but its free objects are free bytes, and its live objects allocations.
+ */
+static void
+heap_slab_stats(const struct malloc_heap *heap,
+		struct rte_malloc_socket_stats *s)
+{
+	const struct malloc_state *st = malloc_state_of(eal_mcfg_get());
+	unsigned int l, idx = malloc_heap_idx(st, heap), slabs, live;
+	size_t free_bytes;
+
+	for (l = 0; l < RTE_MAX_LCORE; l++) {
+		const struct malloc_cache *c = &st->caches[l];
+
+		if (c->heap_idx != (int32_t)idx)
+			continue;
+		malloc_slab_count(c, &slabs, &live, &free_bytes);
+		s->alloc_count += live - slabs;
+		s->heap_freesz_bytes += free_bytes;
+	}
+}
+
 void
 malloc_heap_get_stats(
 		struct malloc_heap *heap, struct rte_malloc_socket_stats *s)
@@ -196,7 +221,8 @@ malloc_heap_get_stats(
 	s->greatest_free_size = e == NULL ? 0 : e->size;
 	s->free_count = heap->free_count;
 	s->alloc_count = heap->alloc_count;
-	s->heap_allocsz_bytes = heap->total_size - heap->free_size;
+	heap_slab_stats(heap, s);
+	s->heap_allocsz_bytes = heap->total_size - s->heap_freesz_bytes;
 	s->heap_cleared_on_free_bytes = heap->cleared_on_free;
 	s->heap_cleared_on_zmalloc_bytes = __atomic_load_n(
 			&heap->cleared_on_zmalloc, __ATOMIC_RELAXED);
@@ -272,6 +298,8 @@ heap_dump_elem(const struct rte_memseg_list *msl, const struct malloc_elem *e,
 	fprintf(f, "    elem %p: %s, %zu bytes, %s, pad %u\n", (const void *)e,
 			heap_state_name(e->t.state), e->size,
 			malloc_elem_is_dirty(e) ? "dirty" : "clean", e->t.pad);
+	if (e->t.state == ELEM_BUSY)
+		malloc_slab_dump(eal_mcfg_get(), e, f);
 	return 0;
 }
 

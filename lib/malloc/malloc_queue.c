@@ -19,6 +19,7 @@
 #include "malloc_cache.h"
 #include "malloc_heap.h"
 #include "malloc_queue.h"
+#include "malloc_slab.h"
 
 bool
 malloc_queue_push(struct malloc_heap *heap, struct malloc_elem *e)
@@ -88,13 +89,14 @@ void
 malloc_queue_drain(struct rte_mem_config *mcfg, struct malloc_heap *heap)
 {
 	uint64_t taken[MALLOC_CACHE_WORDS] = { 0 };
+	struct malloc_slab *empty = NULL;
 	struct malloc_elem *runs = NULL;
 	bool cached = false;
 	int c;
 
 	if (malloc_cache_pending(mcfg, heap)) {
 		cached = malloc_cache_take(mcfg, heap, taken);
-		malloc_cache_drain(mcfg, heap, taken, cached, &runs);
+		malloc_cache_drain(mcfg, heap, taken, cached, &runs, &empty);
 	}
 	for (c = 0; c < MALLOC_QUEUE_CLASSES; c++) {
 		if (heap->queue[c] == NULL)
@@ -108,4 +110,5 @@ malloc_queue_drain(struct rte_mem_config *mcfg, struct malloc_heap *heap)
 	/* Every list is walked: the runs may now be cleared and unmapped. */
 	malloc_heap_drain_runs(mcfg, heap, runs);
 	malloc_cache_give_back(mcfg, taken);
+	malloc_slab_release(mcfg, heap, empty);
 }

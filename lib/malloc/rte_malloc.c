@@ -22,6 +22,7 @@
 #include "malloc_cache.h"
 #include "malloc_elem.h"
 #include "malloc_heap.h"
+#include "malloc_slab.h"
 
 /* Larger requests cannot be memory anyway; refusing them early keeps the
  * size arithmetic below from overflowing. */
@@ -87,9 +88,19 @@ malloc_socket(size_t size, unsigned int align, int socket, bool zero)
 	struct malloc_req req;
 	bool tried = false;
 	void *p;
+	int cls;
 
 	if (mcfg == NULL)
 		return NULL;
+	/* Small objects of the caller's node come from its slabs. */
+	cls = malloc_slab_class(size, align);
+	if (cls >= 0 && (align & (align - 1)) == 0 &&
+			(socket == SOCKET_ID_ANY ||
+					socket == (int)rte_socket_id())) {
+		p = malloc_slab_alloc(mcfg, size, cls, zero);
+		if (p != NULL)
+			return p;
+	}
 	/* A small block of the caller's node may wait in its lcore cache. */
 	if (size - 1 < MALLOC_QUEUE_MAX_DATA && align <= RTE_CACHE_LINE_SIZE &&
 			(align & (align - 1)) == 0 &&
@@ -196,6 +207,17 @@ rte_free(void *ptr)
 	mcfg = malloc_mcfg_get();
 	if (mcfg == NULL)
 		return;
+	switch (malloc_slab_free(mcfg, ptr)) {
+	case MALLOC_SLAB_FREED:
+		return;
+	case MALLOC_SLAB_INVALID:
+		RTE_LOG(ERR, MALLOC,
+				"rte_free: invalid memory %p, not an allocation\n",
+				ptr);
+		return;
+	case MALLOC_SLAB_NONE:
+		break;
+	}
 	switch (malloc_cache_free(mcfg, ptr, &heap)) {
 	case MALLOC_CACHE_TAKEN:
 		return;
@@ -213,13 +235,53 @@ rte_free(void *ptr)
 				ptr);
 }
 
+/*
+ * rte_realloc() of @p ptr in @p slab, a live object if @p live: in place
+ * while the request fits the object, else moved.
+ */
+static void *
+realloc_slab_obj(struct rte_mem_config *mcfg, struct malloc_slab *slab,
+		bool live, void *ptr, const struct malloc_req *req, int socket)
+{
+	struct malloc_heap *heap = &malloc_state_of(mcfg)->heaps[slab->heap_idx];
+	size_t have = malloc_slab_obj_size(slab);
+	void *p;
+
+	if (!live) {
+		RTE_LOG(ERR, MALLOC,
+				"rte_realloc: invalid memory %p, not an allocation\n",
+				ptr);
+		rte_errno = EINVAL;
+		return NULL;
+	}
+	if (socket == SOCKET_ID_ANY || socket == heap->socket_id) {
+		if (req->user_size <= have &&
+				((uintptr_t)ptr & (req->align - 1)) == 0) {
+			malloc_asan_unpoison(ptr, req->user_size);
+			return ptr;
+		}
+		socket = heap->socket_id;
+	}
+	p = malloc_socket(req->user_size, (unsigned int)req->align, socket,
+			false);
+	if (p == NULL)
+		return NULL;
+	/* The slack past the old size is poisoned in ASan builds. */
+	malloc_asan_unpoison(ptr, have);
+	memcpy(p, ptr, RTE_MIN(req->user_size, have));
+	malloc_slab_free(mcfg, ptr);
+	return p;
+}
+
 void *
 rte_realloc_socket(void *ptr, size_t size, unsigned int align, int socket)
 {
 	struct rte_mem_config *mcfg;
 	struct malloc_heap *heap;
+	struct malloc_slab *slab;
 	struct malloc_req req;
 	struct malloc_elem *e;
+	bool live;
 	void *p;
 
 	if (ptr == NULL)
@@ -231,6 +293,9 @@ rte_realloc_socket(void *ptr, size_t size, unsigned int align, int socket)
 		rte_errno = EINVAL;
 		return NULL;
 	}
+	slab = malloc_slab_of(mcfg, ptr, &live);
+	if (slab != NULL)
+		return realloc_slab_obj(mcfg, slab, live, ptr, &req, socket);
 	e = malloc_elem_checked(mcfg, ptr, &heap, "rte_realloc");
 	if (e == NULL) {
 		rte_errno = EINVAL;
@@ -264,11 +329,18 @@ rte_malloc_validate(const void *ptr, size_t *size)
 {
 	struct rte_mem_config *mcfg = malloc_mcfg_get();
 	struct malloc_heap *heap;
+	struct malloc_slab *slab;
 	struct malloc_elem *e;
 	bool valid;
 
 	if (ptr == NULL || mcfg == NULL)
 		return -1;
+	slab = malloc_slab_of(mcfg, ptr, &valid);
+	if (slab != NULL) {
+		if (valid && size != NULL)
+			*size = malloc_slab_obj_size(slab);
+		return valid ? 0 : -1;
+	}
 	e = malloc_heap_elem_of(mcfg, ptr, &heap);
 	if (e == NULL)
 		return -1;

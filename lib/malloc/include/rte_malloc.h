@@ -38,14 +38,20 @@
 extern "C" {
 #endif
 
-/** Statistics of one heap. Sizes include element headers, as in DPDK. */
+/**
+ * Statistics of one heap. Sizes include element headers, as in DPDK.
+ * Allocations of up to 256 bytes are objects packed in 64 KB slabs, with
+ * no header each: a slab's free objects count as free bytes (but not as
+ * free elements), its live ones as allocations of their object size, and
+ * the rest of it as allocated bytes.
+ */
 struct rte_malloc_socket_stats {
 	size_t heap_totalsz_bytes; /**< bytes of memory in the heap */
-	size_t heap_freesz_bytes; /**< bytes in free elements */
+	size_t heap_freesz_bytes; /**< bytes in free elements and objects */
 	size_t greatest_free_size; /**< the largest free element */
 	unsigned int free_count; /**< number of free elements */
-	unsigned int alloc_count; /**< number of allocated elements */
-	size_t heap_allocsz_bytes; /**< bytes in allocated elements */
+	unsigned int alloc_count; /**< number of allocations */
+	size_t heap_allocsz_bytes; /**< total less free bytes */
 	/**
 	 * rtemem extension: bytes the allocator cleared when memory was
 	 * freed into a clean (all-zero) free element.

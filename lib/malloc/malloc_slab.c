@@ -1,0 +1,662 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The rtemem authors
+ */
+
+/*
+ * Slabs of small objects (malloc_slab.h). The owner's paths run inside
+ * its cache (malloc_cache_enter()), so that a drain that claims the cache
+ * may sweep its slabs; they never take the heap lock there, as a drainer
+ * holding it waits for the cache.
+ */
+
+#include <errno.h>
+#include <string.h>
+
+#include <rte_common.h>
+#include <rte_lcore.h>
+#include <rte_log.h>
+
+#include "eal_memseg_list.h"
+#include "malloc_asan.h"
+#include "malloc_cache.h"
+#include "malloc_elem.h"
+#include "malloc_heap.h"
+#include "malloc_slab.h"
+
+#define SLAB_MAGIC UINT64_C(0x51ab5eed0bb1ec75)
+
+enum slab_obj_state {
+	SLAB_OBJ_BUSY = 0xb5,
+	SLAB_OBJ_FREE = 0x5f,
+	SLAB_OBJ_REMOTE = 0xc3, /* on the remote chain */
+};
+
+int
+malloc_slab_track_list(struct rte_mem_config *mcfg, unsigned int l)
+{
+	struct malloc_state *st = malloc_state_of(mcfg);
+	const struct rte_memseg_list *msl = &mcfg->memsegs[l];
+	uint64_t bits = msl->len >> MALLOC_SLAB_SHIFT, off;
+	uint32_t words = (uint32_t)((bits + 63) / 64);
+
+	if (st->slab_map_words[l] >= words)
+		return 0;
+	if (eal_mcfg_area_alloc(mcfg, words * sizeof(uint64_t), &off) < 0)
+		return -ENOSPC;
+	st->slab_map_off[l] = off;
+	st->slab_map_words[l] = words;
+	return 0;
+}
+
+/* The word and bit of @p s's mark, in list @p l. */
+static uint64_t *
+slab_mark(const struct rte_mem_config *mcfg, unsigned int l,
+		const struct malloc_slab *s, uint64_t *bit)
+{
+	const struct malloc_state *st = malloc_state_of(mcfg);
+	const struct rte_memseg_list *msl = &mcfg->memsegs[l];
+	uint64_t idx = RTE_PTR_DIFF(s, msl->base_va) >> MALLOC_SLAB_SHIFT;
+	uint64_t *map = eal_mcfg_at(mcfg, st->slab_map_off[l]);
+
+	*bit = UINT64_C(1) << (idx % 64);
+	return &map[idx / 64];
+}
+
+/* The slab marked at @p ptr, not checked further, or NULL. */
+static inline struct malloc_slab *
+slab_at(const struct rte_mem_config *mcfg, const void *ptr)
+{
+	const struct malloc_state *st = malloc_state_of(mcfg);
+	unsigned int l;
+
+	for (l = 0; l < mcfg->n_lists; l++) {
+		const struct rte_memseg_list *msl = &mcfg->memsegs[l];
+		uintptr_t off = (uintptr_t)ptr - (uintptr_t)msl->base_va;
+		const uint64_t *map;
+		uint64_t idx;
+
+		if (msl->base_va == NULL || off >= msl->len)
+			continue;
+		if (st->slab_map_off[l] == 0)
+			return NULL;
+		map = eal_mcfg_at(mcfg, st->slab_map_off[l]);
+		idx = off >> MALLOC_SLAB_SHIFT;
+		if ((__atomic_load_n(&map[idx / 64], __ATOMIC_ACQUIRE) &
+				    (UINT64_C(1) << (idx % 64))) == 0)
+			return NULL;
+		return (void *)((uintptr_t)ptr & ~(MALLOC_SLAB_LEN - 1));
+	}
+	return NULL;
+}
+
+/*
+ * The index of the object at @p ptr in slab @p s, or 0 if @p ptr is not
+ * the start of an object handed out and not freed.
+ */
+static inline uint32_t
+slab_obj_idx(const struct malloc_slab *s, const void *ptr)
+{
+	uintptr_t off = RTE_PTR_DIFF(ptr, s);
+	uint32_t i = (uint32_t)(off >> s->shift);
+
+	if (s->magic != (SLAB_MAGIC ^ (uintptr_t)s) ||
+			(off & (malloc_slab_obj_size(s) - 1)) != 0 ||
+			i < s->first || i >= s->bump ||
+			__atomic_load_n(&s->state[i], __ATOMIC_RELAXED) !=
+					SLAB_OBJ_BUSY)
+		return 0;
+	return i;
+}
+
+struct malloc_slab *
+malloc_slab_of(const struct rte_mem_config *mcfg, const void *ptr, bool *live)
+{
+	struct malloc_slab *s = slab_at(mcfg, ptr);
+
+	if (s != NULL)
+		*live = slab_obj_idx(s, ptr) != 0;
+	return s;
+}
+
+bool
+malloc_slab_idle(const struct rte_mem_config *mcfg, const struct malloc_elem *e)
+{
+	const void *data = RTE_PTR_ADD(e, MALLOC_ELEM_HEADER_LEN);
+	const struct malloc_slab *s = slab_at(mcfg, data);
+
+	return s == data && __atomic_load_n(&s->live, __ATOMIC_RELAXED) == 0;
+}
+
+void
+malloc_slab_dump(const struct rte_mem_config *mcfg, const struct malloc_elem *e,
+		FILE *f)
+{
+	const void *data = RTE_PTR_ADD(e, MALLOC_ELEM_HEADER_LEN);
+	const struct malloc_slab *s = slab_at(mcfg, data);
+
+	if (s != data)
+		return;
+	fprintf(f, "      slab of lcore %u: %u objects of %zu bytes, %u live\n",
+			s->owner, s->n_objs - s->first, malloc_slab_obj_size(s),
+			__atomic_load_n(&s->live, __ATOMIC_RELAXED));
+}
+
+static inline void *
+slab_obj(struct malloc_slab *s, uint32_t i)
+{
+	return RTE_PTR_ADD(s, (size_t)i << s->shift);
+}
+
+/* The link a free object holds: poisoned memory in ASan builds. */
+static inline uint32_t __rte_no_asan
+slab_link(const void *obj)
+{
+	return *(const uint32_t *)obj;
+}
+
+static inline void __rte_no_asan
+slab_set_link(void *obj, uint32_t next)
+{
+	*(uint32_t *)obj = next;
+}
+
+/* Put slab @p s at the head of @p list. */
+static void
+slab_push(struct malloc_slab **list, struct malloc_slab *s)
+{
+	s->prev = NULL;
+	s->next = *list;
+	if (*list != NULL)
+		(*list)->prev = s;
+	*list = s;
+}
+
+static void
+slab_unlink(struct malloc_slab **list, struct malloc_slab *s)
+{
+	if (s->prev != NULL)
+		s->prev->next = s->next;
+	else
+		*list = s->next;
+	if (s->next != NULL)
+		s->next->prev = s->prev;
+	s->prev = s->next = NULL;
+}
+
+/* The list of cache @p c that @p s is on. */
+static inline struct malloc_slab **
+slab_list(struct malloc_cache *c, const struct malloc_slab *s)
+{
+	return s->full ? &c->full[s->cls] : &c->slabs[s->cls];
+}
+
+/*
+ * Move the objects other threads freed onto slab @p s to its owner's
+ * chain. @return how many.
+ */
+static uint32_t
+slab_collect(struct malloc_cache *c, struct malloc_slab *s)
+{
+	uint32_t i, n;
+
+	if (__atomic_load_n(&s->remote_n, __ATOMIC_RELAXED) == 0)
+		return 0;
+	rte_spinlock_lock(&s->lock);
+	i = s->remote;
+	n = s->remote_n;
+	s->remote = 0;
+	s->remote_n = 0;
+	rte_spinlock_unlock(&s->lock);
+	while (i != 0) {
+		void *obj = slab_obj(s, i);
+		uint32_t next = slab_link(obj);
+
+		s->state[i] = SLAB_OBJ_FREE;
+		slab_set_link(obj, s->local);
+		s->local = i;
+		i = next;
+	}
+	s->live -= n;
+	c->slab_live[s->cls] -= n;
+	return n;
+}
+
+/* Take an object of @p s, setting *@p dirty. @return its index, or 0. */
+static inline uint32_t
+slab_take(struct malloc_cache *c, struct malloc_slab *s, bool *dirty)
+{
+	uint32_t i = s->local;
+
+	if (i != 0) {
+		s->local = slab_link(slab_obj(s, i));
+		*dirty = true;
+	} else if (s->bump < s->n_objs) {
+		i = s->bump++;
+		*dirty = !s->clean;
+	} else {
+		return 0;
+	}
+	s->state[i] = SLAB_OBJ_BUSY;
+	s->live++;
+	c->slab_live[s->cls]++;
+	return i;
+}
+
+/* Move slab @p s, which has free objects again, off the full list. */
+static void
+slab_unfull(struct malloc_cache *c, struct malloc_slab *s)
+{
+	slab_unlink(&c->full[s->cls], s);
+	s->full = 0;
+	slab_push(&c->slabs[s->cls], s);
+}
+
+/*
+ * Collect what other threads freed onto every slab of cache @p c. Empty
+ * slabs stay listed: their heap's lock cannot be taken here, so they
+ * wait for a drain.
+ */
+static void
+slab_collect_all(struct malloc_cache *c)
+{
+	struct malloc_slab *s, *next;
+	bool empty = false;
+	int cls;
+
+	for (cls = 0; cls < MALLOC_SLAB_CLASSES; cls++) {
+		for (s = c->slabs[cls]; s != NULL; s = s->next) {
+			slab_collect(c, s);
+			empty |= s->live == 0;
+		}
+		for (s = c->full[cls]; s != NULL; s = next) {
+			next = s->next;
+			if (slab_collect(c, s) != 0)
+				slab_unfull(c, s);
+			empty |= s->live == 0;
+		}
+	}
+	if (empty)
+		__atomic_store_n(&c->slab_idle, 1, __ATOMIC_RELAXED);
+}
+
+/*
+ * An object of class @p cls from the slabs cache @p c holds: the current
+ * slab's, or the next one's; full slabs go off the list on the way. Once
+ * they are all full, objects other threads freed are collected, if any:
+ * a thread allocating more than it frees never walks its full slabs.
+ */
+static void *
+slab_take_any(struct malloc_cache *c, int cls, bool *dirty)
+{
+	struct malloc_slab *s;
+	bool collected = false;
+	uint32_t i;
+
+	for (;;) {
+		while ((s = c->slabs[cls]) != NULL) {
+			i = slab_take(c, s, dirty);
+			if (i != 0)
+				return slab_obj(s, i);
+			slab_unlink(&c->slabs[cls], s);
+			s->full = 1;
+			slab_push(&c->full[cls], s);
+		}
+		if (collected ||
+				!__atomic_exchange_n(&c->slab_remote, 0,
+						__ATOMIC_ACQUIRE))
+			return NULL;
+		slab_collect_all(c);
+		collected = true;
+	}
+}
+
+/* The objects a slab of class @p cls holds, after its metadata. */
+static inline uint32_t
+slab_objs(int cls)
+{
+	unsigned int shift = 6 + (unsigned int)cls;
+	uint32_t n = (uint32_t)(MALLOC_SLAB_LEN >> shift);
+	size_t meta = sizeof(struct malloc_slab) + n;
+
+	return n - (uint32_t)((meta + (1u << shift) - 1) >> shift);
+}
+
+/* Lay out a slab of class @p cls at @p data for @p lcore. */
+static struct malloc_slab *
+slab_init(void *data, int cls, unsigned int lcore, unsigned int heap_idx,
+		bool dirty)
+{
+	struct malloc_slab *s = data;
+	uint8_t shift = (uint8_t)(6 + cls);
+	uint32_t n = (uint32_t)(MALLOC_SLAB_LEN >> shift);
+
+	memset(s, 0, sizeof(*s));
+	s->magic = SLAB_MAGIC ^ (uintptr_t)s;
+	s->owner = lcore;
+	s->shift = shift;
+	s->cls = (uint8_t)cls;
+	s->heap_idx = (uint8_t)heap_idx;
+	s->clean = !dirty;
+	s->first = n - slab_objs(cls);
+	s->n_objs = n;
+	s->bump = s->first;
+	rte_spinlock_init(&s->lock);
+	malloc_asan_poison(slab_obj(s, s->first),
+			MALLOC_SLAB_LEN - ((size_t)s->first << shift));
+	return s;
+}
+
+/* The memseg list index of heap memory at @p p. */
+static unsigned int
+slab_list_idx(const struct rte_mem_config *mcfg, const void *p)
+{
+	unsigned int l;
+
+	for (l = 0; l < mcfg->n_lists; l++)
+		if (eal_msl_contains(&mcfg->memsegs[l], p))
+			break;
+	return l;
+}
+
+static void
+slab_set_mark(const struct rte_mem_config *mcfg, const struct malloc_slab *s,
+		bool on)
+{
+	uint64_t bit, *w = slab_mark(mcfg, slab_list_idx(mcfg, s), s, &bit);
+
+	if (on)
+		__atomic_fetch_or(w, bit, __ATOMIC_RELEASE);
+	else
+		__atomic_fetch_and(w, ~bit, __ATOMIC_RELEASE);
+}
+
+/* A new slab of class @p cls for cache @p c, not listed yet, or NULL. */
+static struct malloc_slab *
+slab_new(struct rte_mem_config *mcfg, struct malloc_cache *c,
+		unsigned int lcore, int cls)
+{
+	struct malloc_state *st = malloc_state_of(mcfg);
+	struct malloc_heap *heap = malloc_cache_heap(st, c, lcore);
+	struct malloc_req req = {
+		.user_size = MALLOC_SLAB_LEN,
+		.size = MALLOC_SLAB_LEN,
+		.align = MALLOC_SLAB_LEN,
+	};
+	bool dirty = false;
+	void *data;
+
+	if (heap == NULL)
+		return NULL;
+	data = malloc_heap_alloc(mcfg, heap, &req, &dirty);
+	if (data == NULL)
+		return NULL;
+	return slab_init(data, cls, lcore, malloc_heap_idx(st, heap), dirty);
+}
+
+/*
+ * Give empty slab @p s, off every list, back to heap @p heap, whose lock
+ * the caller holds. Only what was handed out and the metadata may be
+ * non-zero: the heap clears no more than that.
+ */
+static void
+slab_release_locked(struct rte_mem_config *mcfg, struct malloc_heap *heap,
+		struct malloc_slab *s)
+{
+	uintptr_t used = (uintptr_t)slab_obj(s, s->bump);
+
+	slab_set_mark(mcfg, s, false);
+	malloc_asan_unpoison(s, MALLOC_SLAB_LEN);
+	malloc_heap_free_used(mcfg, heap, s, used);
+}
+
+static void
+slab_release(struct rte_mem_config *mcfg, struct malloc_slab *s)
+{
+	struct malloc_heap *heap = &malloc_state_of(mcfg)->heaps[s->heap_idx];
+
+	rte_spinlock_lock(&heap->lock);
+	slab_release_locked(mcfg, heap, s);
+	rte_spinlock_unlock(&heap->lock);
+}
+
+void *
+malloc_slab_alloc(struct rte_mem_config *mcfg, size_t size, int cls, bool zero)
+{
+	struct malloc_state *st = malloc_state_of(mcfg);
+	unsigned int lcore = rte_lcore_id();
+	struct malloc_slab *s = NULL;
+	struct malloc_cache *c;
+	bool dirty = false;
+	void *obj;
+
+	if (lcore >= RTE_MAX_LCORE || !st->slabs_on)
+		return NULL;
+	c = &st->caches[lcore];
+	if (!malloc_cache_enter(c))
+		return NULL;
+	obj = slab_take_any(c, cls, &dirty);
+	malloc_cache_leave(c);
+	if (obj == NULL) {
+		/* The heap's lock is taken out of the cache. */
+		s = slab_new(mcfg, c, lcore, cls);
+		if (s == NULL)
+			return NULL;
+		if (!malloc_cache_enter(c)) {
+			slab_release(mcfg, s);
+			return NULL;
+		}
+		slab_push(&c->slabs[cls], s);
+		c->slab_n[cls]++;
+		slab_set_mark(mcfg, s, true);
+		obj = slab_obj(s, slab_take(c, s, &dirty));
+		malloc_cache_leave(c);
+	}
+	malloc_asan_unpoison(obj, size);
+	if (zero && dirty)
+		malloc_heap_zero(&st->heaps[c->heap_idx], obj, size);
+	return obj;
+}
+
+/* @return true if empty slab @p s should go back now. */
+static bool
+slab_give_back(const struct malloc_cache *c, const struct malloc_slab *s)
+{
+	const struct malloc_elem *e = malloc_elem_from_data(s);
+	const struct malloc_elem *p = __atomic_load_n(
+			&e->prev, __ATOMIC_RELAXED);
+	const struct malloc_elem *n = __atomic_load_n(
+			&e->next, __ATOMIC_RELAXED);
+
+	/*
+	 * The class's current slab stays, so that allocating and freeing
+	 * one object in turn does not make and drop a slab each time; not
+	 * next to free memory, whose pages it could keep.
+	 */
+	if (c->slabs[s->cls] != s)
+		return true;
+	return (p != NULL &&
+			       __atomic_load_n(&p->t.state, __ATOMIC_RELAXED) ==
+					       ELEM_FREE) ||
+			(n != NULL &&
+					__atomic_load_n(&n->t.state,
+							__ATOMIC_RELAXED) ==
+							ELEM_FREE);
+}
+
+/* Free object @p i of @p s by its owner, inside cache @p c. */
+static bool
+slab_free_local(struct malloc_cache *c, struct malloc_slab *s, uint32_t i)
+{
+	void *obj = slab_obj(s, i);
+
+	s->state[i] = SLAB_OBJ_FREE;
+	slab_set_link(obj, s->local);
+	s->local = i;
+	s->live--;
+	c->slab_live[s->cls]--;
+	malloc_asan_poison(obj, malloc_slab_obj_size(s));
+	if (s->full)
+		slab_unfull(c, s);
+	if (s->live != 0)
+		return false;
+	if (!slab_give_back(c, s)) {
+		/* A drain gives it back if its neighbours go. */
+		__atomic_store_n(&c->slab_idle, 1, __ATOMIC_RELAXED);
+		return false;
+	}
+	slab_unlink(slab_list(c, s), s);
+	c->slab_n[s->cls]--;
+	return true;
+}
+
+/*
+ * Free object @p i of @p s from a thread that does not own it. @return
+ * false if it is not live.
+ */
+static bool
+slab_free_remote(struct rte_mem_config *mcfg, struct malloc_slab *s, uint32_t i)
+{
+	struct malloc_state *st = malloc_state_of(mcfg);
+	unsigned int owner = s->owner, heap_idx = s->heap_idx;
+	void *obj = slab_obj(s, i);
+	bool last;
+
+	rte_spinlock_lock(&s->lock);
+	if (s->state[i] != SLAB_OBJ_BUSY) {
+		rte_spinlock_unlock(&s->lock);
+		return false;
+	}
+	/* Before the owner may see it: then it may hand it out again. */
+	malloc_asan_poison(obj, malloc_slab_obj_size(s));
+	__atomic_store_n(&s->state[i], (uint8_t)SLAB_OBJ_REMOTE,
+			__ATOMIC_RELAXED);
+	slab_set_link(obj, s->remote);
+	s->remote = i;
+	__atomic_store_n(&s->remote_n, s->remote_n + 1, __ATOMIC_RELAXED);
+	/*
+	 * Whether that was the slab's last object: a guess, as the owner
+	 * counts without the lock. Once unlocked, s may be gone.
+	 */
+	last = s->remote_n == __atomic_load_n(&s->live, __ATOMIC_RELAXED);
+	rte_spinlock_unlock(&s->lock);
+	/* A drain claims the cache and collects: see malloc_cache_take(). */
+	__atomic_store_n(&st->caches[owner].slab_remote, 1, __ATOMIC_RELEASE);
+	/*
+	 * The owner may not come back for an empty slab: a drain gives its
+	 * memory back to the heap now.
+	 */
+	if (last) {
+		struct malloc_heap *heap = &st->heaps[heap_idx];
+
+		rte_spinlock_lock(&heap->lock);
+		malloc_queue_drain(mcfg, heap);
+		rte_spinlock_unlock(&heap->lock);
+	}
+	return true;
+}
+
+enum malloc_slab_verdict
+malloc_slab_free(struct rte_mem_config *mcfg, void *ptr)
+{
+	struct malloc_state *st = malloc_state_of(mcfg);
+	struct malloc_slab *s = slab_at(mcfg, ptr);
+	unsigned int lcore;
+	struct malloc_cache *c;
+	bool drop;
+	uint32_t i;
+
+	if (s == NULL)
+		return MALLOC_SLAB_NONE;
+	i = slab_obj_idx(s, ptr);
+	if (i == 0)
+		return MALLOC_SLAB_INVALID;
+	lcore = rte_lcore_id();
+	c = &st->caches[s->owner];
+	if (lcore != s->owner || !malloc_cache_enter(c))
+		return slab_free_remote(mcfg, s, i) ? MALLOC_SLAB_FREED :
+						      MALLOC_SLAB_INVALID;
+	drop = slab_free_local(c, s, i);
+	malloc_cache_leave(c);
+	if (drop)
+		slab_release(mcfg, s);
+	return MALLOC_SLAB_FREED;
+}
+
+/*
+ * Sweep @p list of cache @p c: collect, move empty slabs to *@p empty and
+ * full ones that have free objects again to the other list.
+ */
+static void
+slab_sweep_list(struct malloc_cache *c, struct malloc_slab **list,
+		struct malloc_slab **empty)
+{
+	struct malloc_slab *s, *next;
+
+	for (s = *list; s != NULL; s = next) {
+		next = s->next;
+		slab_collect(c, s);
+		if (s->live == 0) {
+			slab_unlink(list, s);
+			c->slab_n[s->cls]--;
+			s->next = *empty;
+			*empty = s;
+		} else if (s->full && s->local != 0) {
+			slab_unfull(c, s);
+		}
+	}
+}
+
+void
+malloc_slab_sweep(struct rte_mem_config *mcfg, struct malloc_heap *heap,
+		struct malloc_cache *c, struct malloc_slab **empty)
+{
+	int cls;
+
+	if (c->heap_idx !=
+			(int32_t)malloc_heap_idx(malloc_state_of(mcfg), heap))
+		return;
+	/*
+	 * A remote free sets the flag after its object is on the chain:
+	 * reading the flag shows the chain; a later free sets it again.
+	 */
+	__atomic_exchange_n(&c->slab_remote, 0, __ATOMIC_ACQ_REL);
+	__atomic_store_n(&c->slab_idle, 0, __ATOMIC_RELAXED);
+	for (cls = 0; cls < MALLOC_SLAB_CLASSES; cls++) {
+		slab_sweep_list(c, &c->full[cls], empty);
+		slab_sweep_list(c, &c->slabs[cls], empty);
+	}
+}
+
+void
+malloc_slab_release(struct rte_mem_config *mcfg, struct malloc_heap *heap,
+		struct malloc_slab *empty)
+{
+	struct malloc_slab *s;
+
+	while (empty != NULL) {
+		s = empty;
+		empty = s->next;
+		slab_release_locked(mcfg, heap, s);
+	}
+}
+
+void
+malloc_slab_count(const struct malloc_cache *c, unsigned int *slabs,
+		unsigned int *live, size_t *free_bytes)
+{
+	int cls;
+
+	*slabs = *live = 0;
+	*free_bytes = 0;
+	for (cls = 0; cls < MALLOC_SLAB_CLASSES; cls++) {
+		uint32_t n = __atomic_load_n(&c->slab_n[cls], __ATOMIC_RELAXED);
+		uint32_t l = __atomic_load_n(
+				&c->slab_live[cls], __ATOMIC_RELAXED);
+		uint32_t slots = n * slab_objs(cls);
+
+		*slabs += n;
+		*live += l;
+		if (slots > l)
+			*free_bytes += (size_t)(slots - l) << (6 + cls);
+	}
+}
