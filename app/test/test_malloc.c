@@ -2832,6 +2832,664 @@ test_malloc_many_large(void)
 	return heap_ok();
 }
 
+/* ---- slabs: allocations of up to MALLOC_SLAB_MAX_DATA bytes ---- */
+
+#define SLAB_OBJS 3000 /* 64 B objects: a few slabs */
+
+/* @return true if small allocations of lcores come from slabs. */
+static bool
+slabs_on(void)
+{
+	return malloc_state_of(malloc_mcfg_get())->slabs_on != 0;
+}
+
+/* The slab holding live object @p p, or NULL. */
+static const struct malloc_slab *
+slab_of(const void *p)
+{
+	bool live = false;
+	const struct malloc_slab *s = malloc_slab_of(
+			malloc_mcfg_get(), p, &live);
+
+	return live ? s : NULL;
+}
+
+/*
+ * Slabs serve lcores' small allocations unless a block needs its own
+ * header: cookies in debug builds, or --match-allocations.
+ */
+static int
+test_slab_enabled(void)
+{
+	const struct rte_mem_config *mcfg = malloc_mcfg_get();
+	bool want = caches_on() && MALLOC_ELEM_TRAILER_LEN == 0 &&
+			!mcfg->match_allocations;
+	char *p;
+
+	TEST_ASSERT_EQUAL(slabs_on(), want, "slabs %s", want ? "off" : "on");
+	p = rte_malloc(NULL, 64, 0);
+	TEST_ASSERT_NOT_NULL(p, "malloc");
+	TEST_ASSERT_EQUAL(slab_of(p) != NULL, want, "64 B %s a slab",
+			want ? "not from" : "from");
+	rte_free(p);
+	if (!want)
+		printf("slabs off: %s\n",
+				MALLOC_ELEM_TRAILER_LEN != 0 ?
+						"debug build" :
+						"no caches or matched");
+	return heap_ok();
+}
+
+/* The size class slabs should serve @p size and @p align with, or -1. */
+static int
+slab_class_of(size_t size, unsigned int align)
+{
+	if (size > MALLOC_SLAB_MAX_DATA || align > 64)
+		return -1;
+	return size <= 64 ? 0 : size <= 128 ? 1 : 2;
+}
+
+/* The heap dump shows the slab of object @p p as such, after its header. */
+static int
+slab_dumped(const void *p)
+{
+	const struct malloc_slab *s = slab_of(p);
+	char *heaps = dump_to_string(rte_malloc_dump_heaps);
+	char elem[64], line[128];
+	const char *at;
+	bool ok;
+
+	TEST_ASSERT_NOT_NULL(heaps, "open_memstream");
+	snprintf(elem, sizeof(elem), "elem %p: BUSY",
+			(const void *)malloc_elem_from_data(s));
+	snprintf(line, sizeof(line),
+			"\n      slab of lcore %u: %u objects of %zu bytes",
+			rte_lcore_id(), s->n_objs - s->first,
+			malloc_slab_obj_size(s));
+	at = strstr(heaps, elem);
+	if (at != NULL)
+		at = strchr(at, '\n');
+	ok = at != NULL && strncmp(at, line, strlen(line)) == 0;
+	if (!ok)
+		printf("expected \"%s%s\"; heap dump:\n%s", elem, line, heaps);
+	free(heaps);
+	TEST_ASSERT(ok, "slab %p not in the dump", (const void *)s);
+	return TEST_SUCCESS;
+}
+
+/*
+ * Objects of slab sizes are packed by class, not below any live object,
+ * and have the IOVA of their memory.
+ */
+static int
+test_slab_objects(void)
+{
+	static const size_t sizes[] = { 1, 63, 64, 65, 128, 200, 256, 257 };
+	static const unsigned int aligns[] = { 0, 8, 64, 128 };
+	struct rte_malloc_socket_stats s0, cur;
+	char *p[SLAB_OBJS], *sorted[SLAB_OBJS];
+	unsigned int i, k;
+	size_t usable;
+
+	if (!slabs_on())
+		return TEST_SKIPPED;
+	CHECK(stats_get(MAIN_SOCKET, &s0));
+	for (i = 0; i < RTE_DIM(sizes); i++) {
+		for (k = 0; k < RTE_DIM(aligns); k++) {
+			int cls = slab_class_of(sizes[i], aligns[k]);
+			char *q = rte_malloc(NULL, sizes[i], aligns[k]);
+
+			TEST_ASSERT_NOT_NULL(q, "malloc(%zu, %u)", sizes[i],
+					aligns[k]);
+			TEST_ASSERT_EQUAL(slab_of(q) != NULL, cls >= 0,
+					"malloc(%zu, %u) %s a slab", sizes[i],
+					aligns[k], cls >= 0 ? "not in" : "in");
+			TEST_ASSERT_SUCCESS(rte_malloc_validate(q, &usable),
+					"validate");
+			if (cls >= 0) {
+				TEST_ASSERT_EQUAL(usable, (size_t)64 << cls,
+						"usable size of %zu B",
+						sizes[i]);
+				TEST_ASSERT_EQUAL((uintptr_t)q % usable, 0,
+						"object %p misaligned", q);
+			}
+			TEST_ASSERT_EQUAL(rte_malloc_virt2iova(q),
+					rte_mem_virt2iova(q), "iova of %p", q);
+			rte_free(q);
+		}
+	}
+	for (i = 0; i < SLAB_OBJS; i++) {
+		size_t len = 1 + (i * 37) % MALLOC_SLAB_MAX_DATA;
+
+		p[i] = rte_malloc(NULL, len, 0);
+		TEST_ASSERT(p[i] != NULL && slab_of(p[i]) != NULL,
+				"object %u of %zu B", i, len);
+		fill_seq(p[i], len, (uint8_t)i);
+	}
+	CHECK(slab_dumped(p[0]));
+	memcpy(sorted, p, sizeof(p));
+	qsort(sorted, SLAB_OBJS, sizeof(sorted[0]), ptr_cmp);
+	for (i = 1; i < SLAB_OBJS; i++)
+		TEST_ASSERT(sorted[i - 1] + malloc_slab_obj_size(slab_of(sorted[i - 1])) <=
+						sorted[i],
+				"objects %p and %p overlap", sorted[i - 1],
+				sorted[i]);
+	for (i = 0; i < SLAB_OBJS; i++) {
+		size_t len = 1 + (i * 37) % MALLOC_SLAB_MAX_DATA;
+
+		TEST_ASSERT_EQUAL(check_seq(p[i], len, (uint8_t)i), len,
+				"object %u overwritten", i);
+		rte_free(p[i]);
+	}
+	/* Slabs given back to a clean heap clear what they used. */
+	CHECK(stats_get(MAIN_SOCKET, &cur));
+	CHECK(stats_same_shape(&s0, &cur, "objects freed"));
+	return heap_ok();
+}
+
+/*
+ * A slab is a busy element, but statistics count its objects: each
+ * allocation in it moves exactly its object size from free to allocated
+ * bytes and counts once; freeing all gives the heap its shape back.
+ */
+static int
+test_slab_stats(void)
+{
+	enum {
+		N = 100
+	};
+	struct rte_malloc_socket_stats s0, prev, cur;
+	unsigned int cls, i;
+	char *p[N];
+
+	if (!slabs_on())
+		return TEST_SKIPPED;
+	CHECK(stats_get(MAIN_SOCKET, &s0));
+	for (cls = 0; cls < MALLOC_SLAB_CLASSES; cls++) {
+		size_t obj = (size_t)64 << cls;
+
+		CHECK(stats_get(MAIN_SOCKET, &prev));
+		for (i = 0; i < N; i++) {
+			p[i] = rte_malloc(NULL, obj - 1, 0);
+			TEST_ASSERT_NOT_NULL(p[i], "malloc(%zu)", obj - 1);
+			CHECK(stats_get(MAIN_SOCKET, &cur));
+			TEST_ASSERT_EQUAL(cur.alloc_count, prev.alloc_count + 1,
+					"alloc_count");
+			/* The first may take a new slab. */
+			if (i > 0) {
+				TEST_ASSERT_EQUAL(cur.heap_allocsz_bytes,
+						prev.heap_allocsz_bytes + obj,
+						"object %u of %zu B: allocated "
+						"%zu -> %zu",
+						i, obj, prev.heap_allocsz_bytes,
+						cur.heap_allocsz_bytes);
+				TEST_ASSERT_EQUAL(cur.heap_totalsz_bytes,
+						prev.heap_totalsz_bytes,
+						"total");
+			}
+			prev = cur;
+		}
+		for (i = N; i-- > 1;) {
+			rte_free(p[i]);
+			CHECK(stats_get(MAIN_SOCKET, &cur));
+			TEST_ASSERT_EQUAL(cur.alloc_count + 1, prev.alloc_count,
+					"count after free");
+			TEST_ASSERT_EQUAL(cur.heap_freesz_bytes,
+					prev.heap_freesz_bytes + obj,
+					"free bytes after free");
+			prev = cur;
+		}
+		rte_free(p[0]);
+	}
+	CHECK(stats_get(MAIN_SOCKET, &cur));
+	CHECK(stats_same_shape(&s0, &cur, "slabs freed"));
+	return heap_ok();
+}
+
+/*
+ * Freed objects are reused at once; rte_zmalloc() clears a reused one,
+ * exactly its requested bytes, and nothing on free.
+ */
+static int
+test_slab_zmalloc(void)
+{
+	struct rte_malloc_socket_stats s1, s2;
+	char *keep, *p, *q;
+	unsigned int cls;
+
+	if (!slabs_on())
+		return TEST_SKIPPED;
+	for (cls = 0; cls < MALLOC_SLAB_CLASSES; cls++) {
+		size_t len = ((size_t)64 << cls) - 3;
+
+		keep = rte_malloc(NULL, len, 0);
+		p = rte_malloc(NULL, len, 0);
+		TEST_ASSERT(keep != NULL && p != NULL, "malloc");
+		memset(p, 0xa5, len);
+		CHECK(stats_get(MAIN_SOCKET, &s1));
+		rte_free(p);
+		q = rte_zmalloc(NULL, len, 0);
+		TEST_ASSERT(q == p, "freed object %p not reused: %p", p, q);
+		TEST_ASSERT_EQUAL(first_not(q, len, 0), len, "not zero");
+		CHECK(stats_get(MAIN_SOCKET, &s2));
+		TEST_ASSERT_EQUAL(s2.heap_cleared_on_zmalloc_bytes -
+						s1.heap_cleared_on_zmalloc_bytes,
+				(uint64_t)len, "cleared on zmalloc");
+		TEST_ASSERT_EQUAL(s2.heap_cleared_on_free_bytes,
+				s1.heap_cleared_on_free_bytes,
+				"cleared on free");
+		rte_free(q);
+		rte_free(keep);
+	}
+	return heap_ok();
+}
+
+/*
+ * rte_realloc() of an object stays in place while its class holds the
+ * size and alignment, and moves with the contents otherwise.
+ */
+static int
+test_slab_realloc(void)
+{
+	char *p, *q;
+
+	if (!slabs_on())
+		return TEST_SKIPPED;
+	p = rte_malloc(NULL, 10, 0);
+	TEST_ASSERT_NOT_NULL(p, "malloc");
+	fill_seq(p, 10, 1);
+	TEST_ASSERT(rte_realloc(p, 64, 0) == p, "64 B not in place");
+	TEST_ASSERT(rte_realloc(p, 5, 64) == p, "shrink not in place");
+	fill_seq(p, 64, 2);
+	q = rte_realloc(p, 65, 0);
+	TEST_ASSERT(q != NULL && q != p && slab_of(q) != NULL,
+			"65 B: %p from %p", q, p);
+	TEST_ASSERT_EQUAL(check_seq(q, 64, 2), 64, "contents lost");
+	TEST_ASSERT_EQUAL(rte_malloc_validate(p, NULL), -1, "old one live");
+	p = rte_realloc(q, 128, 0);
+	TEST_ASSERT(p == q, "128 B not in place");
+	fill_seq(p, 128, 3);
+	q = rte_realloc(p, 200, 128);
+	TEST_ASSERT(q != NULL && (uintptr_t)q % 128 == 0 && slab_of(q) == NULL,
+			"align 128: %p", q);
+	TEST_ASSERT_EQUAL(check_seq(q, 128, 3), 128, "contents lost");
+	fill_seq(q, 100, 4);
+	/* An element stays one: it holds 256 B. */
+	p = rte_realloc(q, 256, 0);
+	TEST_ASSERT(p == q, "element of 256 B moved");
+	TEST_ASSERT_EQUAL(check_seq(p, 100, 4), 100, "contents lost");
+	rte_free(p);
+	p = rte_malloc(NULL, 256, 0);
+	TEST_ASSERT(p != NULL && slab_of(p) != NULL, "256 B");
+	fill_seq(p, 256, 5);
+	q = rte_realloc(p, 5000, 0);
+	TEST_ASSERT(q != NULL && slab_of(q) == NULL, "5000 B: %p", q);
+	TEST_ASSERT_EQUAL(check_seq(q, 256, 5), 256, "contents lost");
+	TEST_ASSERT_EQUAL(rte_malloc_validate(p, NULL), -1, "old one live");
+	rte_free(q);
+	return heap_ok();
+}
+
+/* Run @p fn(@p arg) on the first worker lcore and wait for it. */
+static int
+on_worker(int (*fn)(void *), void *arg, const char *what)
+{
+	unsigned int worker;
+	int ret = cache_worker(what, &worker);
+
+	if (ret != TEST_SUCCESS)
+		return ret;
+	TEST_ASSERT_SUCCESS(rte_eal_remote_launch(fn, arg, worker), "launch");
+	return rte_eal_wait_lcore(worker);
+}
+
+struct slab_objs {
+	char **p;
+	unsigned int n;
+	size_t len;
+};
+
+static int
+slab_alloc_all(void *arg)
+{
+	struct slab_objs *o = arg;
+	unsigned int i;
+
+	for (i = 0; i < o->n; i++) {
+		o->p[i] = rte_malloc(NULL, o->len, 0);
+		if (o->p[i] == NULL)
+			return -1;
+		memset(o->p[i], 0xa5, o->len);
+	}
+	return 0;
+}
+
+static int
+slab_free_all(void *arg)
+{
+	struct slab_objs *o = arg;
+	unsigned int i;
+
+	for (i = 0; i < o->n; i++)
+		rte_free(o->p[i]);
+	return 0;
+}
+
+/*
+ * Objects freed by another lcore than their slab's owner are no longer
+ * live, are counted freed at once, and their slabs go back to the heap;
+ * both ways round.
+ */
+static int
+test_slab_remote_free(void)
+{
+	static char *p[SLAB_OBJS];
+	struct slab_objs o = { .p = p, .n = SLAB_OBJS, .len = 64 };
+	struct rte_malloc_socket_stats s0, cur;
+	unsigned int i, way;
+	int ret;
+
+	if (!slabs_on())
+		return TEST_SKIPPED;
+	CHECK(stats_get(MAIN_SOCKET, &s0));
+	for (way = 0; way < 2; way++) {
+		if (way == 0)
+			ret = slab_alloc_all(&o);
+		else
+			ret = on_worker(slab_alloc_all, &o, "remote frees");
+		if (ret == TEST_SKIPPED)
+			return ret;
+		TEST_ASSERT_SUCCESS(ret, "allocation");
+		CHECK(stats_get(MAIN_SOCKET, &cur));
+		TEST_ASSERT_EQUAL(cur.alloc_count, s0.alloc_count + SLAB_OBJS,
+				"alloc_count");
+		if (way == 0)
+			ret = on_worker(slab_free_all, &o, "remote frees");
+		else
+			ret = slab_free_all(&o);
+		TEST_ASSERT_SUCCESS(ret, "free");
+		for (i = 0; i < SLAB_OBJS; i++)
+			TEST_ASSERT_EQUAL(rte_malloc_validate(p[i], NULL), -1,
+					"object %u still live", i);
+		CHECK(stats_get(MAIN_SOCKET, &cur));
+		CHECK(stats_same_shape(&s0, &cur, "freed by another lcore"));
+	}
+	return heap_ok();
+}
+
+#define SLAB_RING 256 /* objects in flight from producer to consumer */
+#define SLAB_PASSED 200000 /* objects passed in all */
+
+struct slab_ring {
+	char *slot[SLAB_RING];
+	uint64_t head; /* written by the producer */
+	uint64_t tail; /* written by the consumer */
+	int err;
+};
+
+/* Consumer: check and free every object the producer passes. */
+static int
+slab_consume(void *arg)
+{
+	struct slab_ring *r = arg;
+	uint64_t t;
+
+	for (t = 0; t < SLAB_PASSED; t++) {
+		char *obj;
+
+		while (__atomic_load_n(&r->head, __ATOMIC_ACQUIRE) == t)
+			rte_pause();
+		obj = r->slot[t % SLAB_RING];
+		if (check_seq(obj, 48, (uint8_t)t) != 48)
+			r->err = 1;
+		rte_free(obj);
+		__atomic_store_n(&r->tail, t + 1, __ATOMIC_RELEASE);
+	}
+	return 0;
+}
+
+/*
+ * One lcore allocates, another frees, all the time: the owner takes back
+ * what the other freed while it keeps freeing. No object is handed out
+ * twice or lost, and the heap ends as it started.
+ */
+static int
+test_slab_producer_consumer(void)
+{
+	static struct slab_ring r;
+	struct rte_malloc_socket_stats s0, cur;
+	unsigned int worker;
+	uint64_t h;
+	int ret;
+
+	if (!slabs_on())
+		return TEST_SKIPPED;
+	ret = cache_worker("producer and consumer", &worker);
+	if (ret != TEST_SUCCESS)
+		return ret;
+	memset(&r, 0, sizeof(r));
+	CHECK(stats_get(MAIN_SOCKET, &s0));
+	TEST_ASSERT_SUCCESS(rte_eal_remote_launch(slab_consume, &r, worker),
+			"launch");
+	for (h = 0; h < SLAB_PASSED; h++) {
+		char *obj = rte_malloc(NULL, 48, 0);
+
+		if (obj == NULL)
+			break;
+		fill_seq(obj, 48, (uint8_t)h);
+		while (h - __atomic_load_n(&r.tail, __ATOMIC_ACQUIRE) ==
+				SLAB_RING)
+			rte_pause();
+		r.slot[h % SLAB_RING] = obj;
+		__atomic_store_n(&r.head, h + 1, __ATOMIC_RELEASE);
+	}
+	TEST_ASSERT_EQUAL(h, SLAB_PASSED, "allocation %" PRIu64 " failed", h);
+	rte_eal_wait_lcore(worker);
+	TEST_ASSERT_EQUAL(r.err, 0, "an object was overwritten");
+	CHECK(stats_get(MAIN_SOCKET, &cur));
+	CHECK(stats_same_shape(&s0, &cur, "all passed and freed"));
+	return heap_ok();
+}
+
+static int
+slab_free_twice(void *arg)
+{
+	rte_free(arg);
+	rte_free(arg);
+	return 0;
+}
+
+/*
+ * Frees of what is not a live object change nothing: the slab's
+ * metadata, a pointer inside an object, a second free by the owner or by
+ * another lcore; validate and realloc refuse them.
+ */
+static int
+test_slab_bad_frees(void)
+{
+	struct rte_malloc_socket_stats s0, s1;
+	char *keep, *base, *p, *q;
+	int ret;
+
+	if (!slabs_on())
+		return TEST_SKIPPED;
+	keep = rte_malloc(NULL, 64, 0);
+	TEST_ASSERT_NOT_NULL(keep, "malloc");
+	base = (char *)((uintptr_t)keep & ~(MALLOC_SLAB_LEN - 1));
+	fill_seq(keep, 64, 9);
+	CHECK(stats_get(MAIN_SOCKET, &s0));
+	rte_free(base);
+	rte_free(base + 64);
+	rte_free(keep + 1);
+	rte_free(keep + 32);
+	TEST_ASSERT_EQUAL(rte_malloc_validate(base, NULL), -1, "metadata");
+	TEST_ASSERT_EQUAL(rte_malloc_validate(keep + 8, NULL), -1, "inside");
+	rte_errno = 0;
+	TEST_ASSERT_NULL(rte_realloc(keep + 8, 10, 0), "realloc inside");
+	TEST_ASSERT_EQUAL(rte_errno, EINVAL, "realloc errno");
+	CHECK(stats_unchanged(MAIN_SOCKET, &s0, "bad frees"));
+	TEST_ASSERT_EQUAL(check_seq(keep, 64, 9), 64, "object changed");
+
+	p = rte_malloc(NULL, 64, 0);
+	TEST_ASSERT_NOT_NULL(p, "malloc");
+	rte_free(p);
+	CHECK(stats_get(MAIN_SOCKET, &s1));
+	rte_free(p);
+	CHECK(stats_unchanged(MAIN_SOCKET, &s1, "double free"));
+	rte_errno = 0;
+	TEST_ASSERT_NULL(rte_realloc(p, 10, 0), "realloc of a freed object");
+	TEST_ASSERT_EQUAL(rte_errno, EINVAL, "realloc errno");
+	p = rte_malloc(NULL, 64, 0);
+	q = rte_malloc(NULL, 64, 0);
+	TEST_ASSERT(p != NULL && q != NULL && p != q, "handed out twice: %p",
+			p);
+	rte_free(q);
+
+	ret = on_worker(slab_free_twice, p, "double free by another lcore");
+	if (ret == TEST_SKIPPED) {
+		rte_free(p);
+		rte_free(keep);
+		return ret;
+	}
+	CHECK(stats_unchanged(
+			MAIN_SOCKET, &s0, "double free by another lcore"));
+	p = rte_malloc(NULL, 64, 0);
+	q = rte_malloc(NULL, 64, 0);
+	TEST_ASSERT(p != NULL && q != NULL && p != q, "handed out twice: %p",
+			p);
+	rte_free(p);
+	rte_free(q);
+	rte_free(keep);
+	return heap_ok();
+}
+
+/*
+ * Child, after slab_pages_child(): an emptied slab next to busy blocks
+ * only stays for the next object, but it does not keep its page once
+ * they are freed.
+ */
+static int
+slab_kept_child(uint64_t before)
+{
+	const struct malloc_elem *e;
+	char *a, *o, *b;
+
+	a = rte_malloc(NULL, 512 * 1024, 0);
+	o = rte_malloc(NULL, 64, 0);
+	b = rte_malloc(NULL, 512 * 1024, 0);
+	if (a == NULL || o == NULL || b == NULL || slab_of(o) == NULL)
+		return 12;
+	e = malloc_elem_from_data(slab_of(o));
+	/* Carved from the top of the memory: no element above. */
+	if (e->prev == NULL || e->prev->t.state != ELEM_BUSY ||
+			(e->next != NULL && e->next->t.state != ELEM_BUSY)) {
+		printf("slab %p not between busy blocks\n", (const void *)e);
+		return 13;
+	}
+	rte_free(o);
+	if (e->t.state != ELEM_BUSY)
+		return 14; /* given back at once */
+	rte_free(a);
+	rte_free(b);
+	if (rte_eal_get_physmem_size() != before)
+		return 15;
+	return child_heap_ok(16);
+}
+
+static void *
+slab_free_all_main(void *arg)
+{
+	slab_free_all(arg);
+	return NULL;
+}
+
+/*
+ * Child, fresh growing heap: objects of all classes, many pages of them,
+ * freed by a thread without an lcore then by their owner, give every page back with
+ * no statistics call; rte_zmalloc() then gets zeros, cleared by nobody,
+ * and a free into a slab given back changes nothing.
+ */
+static int
+slab_pages_child(void)
+{
+	enum {
+		N = 30000
+	};
+	static char *p[N];
+	uint64_t before = rte_eal_get_physmem_size();
+	struct malloc_heap *heap = malloc_heap_of_socket(
+			malloc_state_of(malloc_mcfg_get()),
+			(int)rte_socket_id());
+	struct slab_objs o = { .p = p, .n = N };
+	struct rte_malloc_socket_stats s0, s1;
+	unsigned int i, way;
+	pthread_t th;
+	uint64_t zc;
+
+	for (way = 0; way < 2; way++) {
+		for (i = 0; i < N; i++) {
+			size_t len = (size_t)64 << (i % 3);
+
+			p[i] = rte_malloc(NULL, len, 0);
+			if (p[i] == NULL || slab_of(p[i]) == NULL)
+				return 1;
+			memset(p[i], 0xa5, len);
+		}
+		if (rte_eal_get_physmem_size() <= before + 2 * RTE_MB)
+			return 2;
+		if (way == 0) {
+			if (pthread_create(&th, NULL, slab_free_all_main, &o))
+				return 3;
+			pthread_join(th, NULL);
+		} else {
+			slab_free_all(&o);
+		}
+		printf("way %u: %" PRIu64 " -> %" PRIu64 " bytes mapped\n", way,
+				before, rte_eal_get_physmem_size());
+		if (rte_eal_get_physmem_size() != before)
+			return 4 + (int)way;
+	}
+	zc = heap->cleared_on_zmalloc;
+	for (i = 0; i < N; i++) {
+		size_t len = (size_t)64 << (i % 3);
+
+		p[i] = rte_zmalloc(NULL, len, 0);
+		if (p[i] == NULL || first_not(p[i], len, 0) != len)
+			return 6;
+	}
+	if (heap->cleared_on_zmalloc != zc)
+		return 7;
+	slab_free_all(&o);
+	if (rte_eal_get_physmem_size() != before)
+		return 8;
+	/* Frees into the slabs given back, still mapped or not. */
+	if (rte_malloc_get_socket_stats(MAIN_SOCKET, &s0) != 0)
+		return 9;
+	rte_free(p[0]);
+	rte_free(p[N - 1]);
+	if (rte_malloc_get_socket_stats(MAIN_SOCKET, &s1) != 0 ||
+			memcmp(&s0, &s1, sizeof(s0)) != 0)
+		return 10;
+	return slab_kept_child(before);
+}
+
+static int
+malloc_child_slab_pages(int argc, char **argv)
+{
+	RTE_SET_USED(argc);
+	RTE_SET_USED(argv);
+	return slab_pages_child();
+}
+REGISTER_CHILD_ACTION(malloc_slab_pages, malloc_child_slab_pages)
+
+static int
+test_slab_pages_back(void)
+{
+	if (!slabs_on())
+		return TEST_SKIPPED;
+	return run_heap_child("malloc_slab_pages", "malloc_slab_pages");
+}
+
 static struct unit_test_suite malloc_suite = {
 	.suite_name = "rte_malloc",
 	.unit_test_cases = {
@@ -2872,6 +3530,15 @@ static struct unit_test_suite malloc_suite = {
 		TEST_CASE(test_malloc_stress_mt),
 		TEST_CASE(test_malloc_validate_race),
 		TEST_CASE(test_malloc_many_large),
+		TEST_CASE(test_slab_enabled),
+		TEST_CASE(test_slab_objects),
+		TEST_CASE(test_slab_stats),
+		TEST_CASE(test_slab_zmalloc),
+		TEST_CASE(test_slab_realloc),
+		TEST_CASE(test_slab_remote_free),
+		TEST_CASE(test_slab_producer_consumer),
+		TEST_CASE(test_slab_bad_frees),
+		TEST_CASE(test_slab_pages_back),
 		TEST_CASES_END(),
 	},
 };
