@@ -118,23 +118,30 @@ malloc_slab_of(const struct rte_mem_config *mcfg, const void *ptr, bool *live)
 	return s;
 }
 
+/* The slab busy element @p e is, or NULL. */
+static inline const struct malloc_slab *
+slab_of_elem(const struct rte_mem_config *mcfg, const struct malloc_elem *e)
+{
+	const void *data = RTE_PTR_ADD(e, MALLOC_ELEM_HEADER_LEN);
+
+	return slab_at(mcfg, data) == data ? data : NULL;
+}
+
 bool
 malloc_slab_idle(const struct rte_mem_config *mcfg, const struct malloc_elem *e)
 {
-	const void *data = RTE_PTR_ADD(e, MALLOC_ELEM_HEADER_LEN);
-	const struct malloc_slab *s = slab_at(mcfg, data);
+	const struct malloc_slab *s = slab_of_elem(mcfg, e);
 
-	return s == data && __atomic_load_n(&s->live, __ATOMIC_RELAXED) == 0;
+	return s != NULL && __atomic_load_n(&s->live, __ATOMIC_RELAXED) == 0;
 }
 
 void
 malloc_slab_dump(const struct rte_mem_config *mcfg, const struct malloc_elem *e,
 		FILE *f)
 {
-	const void *data = RTE_PTR_ADD(e, MALLOC_ELEM_HEADER_LEN);
-	const struct malloc_slab *s = slab_at(mcfg, data);
+	const struct malloc_slab *s = slab_of_elem(mcfg, e);
 
-	if (s != data)
+	if (s == NULL)
 		return;
 	fprintf(f, "      slab of lcore %u: %u objects of %zu bytes, %u live\n",
 			s->owner, s->n_objs - s->first, malloc_slab_obj_size(s),
@@ -346,23 +353,13 @@ slab_init(void *data, int cls, unsigned int lcore, unsigned int heap_idx,
 	return s;
 }
 
-/* The memseg list index of heap memory at @p p. */
-static unsigned int
-slab_list_idx(const struct rte_mem_config *mcfg, const void *p)
-{
-	unsigned int l;
-
-	for (l = 0; l < mcfg->n_lists; l++)
-		if (eal_msl_contains(&mcfg->memsegs[l], p))
-			break;
-	return l;
-}
-
 static void
 slab_set_mark(const struct rte_mem_config *mcfg, const struct malloc_slab *s,
 		bool on)
 {
-	uint64_t bit, *w = slab_mark(mcfg, slab_list_idx(mcfg, s), s, &bit);
+	/* A slab is an element: its header names its list. */
+	unsigned int l = malloc_elem_from_data(s)->t.msl_idx;
+	uint64_t bit, *w = slab_mark(mcfg, l, s, &bit);
 
 	if (on)
 		__atomic_fetch_or(w, bit, __ATOMIC_RELEASE);
