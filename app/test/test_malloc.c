@@ -864,16 +864,22 @@ REGISTER_CHILD_ACTION(malloc_free_unmapped, malloc_child_free_unmapped)
 
 /*
  * Run child action @p action in a fresh EAL with file prefix and scratch
- * directory @p name, growing its heap on demand (no -m).
+ * directory @p name and EAL options @p extra (up to 4, NULL-terminated;
+ * NULL: none, and the heap grows on demand).
  */
 static int
-run_heap_child(const char *action, const char *name)
+run_heap_child_with(
+		const char *action, const char *name, const char *const *extra)
 {
 	char dir[PATH_MAX], dir_arg[PATH_MAX + 16], prefix[64];
-	const char *args[] = { dir_arg, prefix, NULL };
+	const char *args[7] = { dir_arg, prefix, NULL };
 	struct test_child_result res;
+	unsigned int n = 2;
 	int ret;
 
+	while (extra != NULL && *extra != NULL && n < RTE_DIM(args) - 1)
+		args[n++] = *extra++;
+	args[n] = NULL;
 	if (test_scratch_dir(name, dir, sizeof(dir)) < 0)
 		return test_skip_hugepages("no hugetlbfs scratch directory");
 	snprintf(dir_arg, sizeof(dir_arg), "--huge-dir=%s", dir);
@@ -886,6 +892,12 @@ run_heap_child(const char *action, const char *name)
 			"child: step %d, signal %d: %s", res.exit_code,
 			res.signal, res.output);
 	return TEST_SUCCESS;
+}
+
+static int
+run_heap_child(const char *action, const char *name)
+{
+	return run_heap_child_with(action, name, NULL);
 }
 
 static int
@@ -3490,6 +3502,71 @@ test_slab_pages_back(void)
 	return run_heap_child("malloc_slab_pages", "malloc_slab_pages");
 }
 
+/*
+ * Child without hugepages, its memory placed 12 KB past a 64 KB boundary:
+ * blocks in the 64 KB below a slab are not in the slab, so freeing them
+ * works. A slab's marks once counted their spans from the start of the
+ * memory, and took such blocks for objects.
+ */
+static int
+slab_span_child(void)
+{
+	enum {
+		N = 64
+	};
+	char *b[N], *o = rte_malloc(NULL, 64, 0);
+	const struct rte_memseg_list *msl = rte_mem_virt2memseg_list(o);
+	struct rte_malloc_socket_stats s0, s1;
+	const struct malloc_slab *slab;
+	unsigned int i, below = 0;
+
+	if (o == NULL || msl == NULL || (slab = slab_of(o)) == NULL)
+		return 1;
+	if ((uintptr_t)msl->base_va % MALLOC_SLAB_LEN == 0)
+		return 2; /* --base-virtaddr was not followed */
+	if (rte_malloc_get_socket_stats(MAIN_SOCKET, &s0) != 0)
+		return 3;
+	for (i = 0; i < N; i++) {
+		b[i] = rte_malloc(NULL, 4096, 0);
+		if (b[i] == NULL)
+			return 4;
+		below += (uintptr_t)b[i] < (uintptr_t)slab &&
+				(uintptr_t)slab - (uintptr_t)b[i] <
+						MALLOC_SLAB_LEN;
+	}
+	printf("%u of %u blocks in the 64 KB below the slab\n", below, N);
+	if (below == 0)
+		return 5;
+	for (i = 0; i < N; i++)
+		rte_free(b[i]);
+	if (rte_malloc_get_socket_stats(MAIN_SOCKET, &s1) != 0 ||
+			s1.alloc_count != s0.alloc_count)
+		return 6;
+	rte_free(o);
+	return child_heap_ok(7);
+}
+
+static int
+malloc_child_slab_span(int argc, char **argv)
+{
+	RTE_SET_USED(argc);
+	RTE_SET_USED(argv);
+	return slab_span_child();
+}
+REGISTER_CHILD_ACTION(malloc_slab_span, malloc_child_slab_span)
+
+static int
+test_slab_span(void)
+{
+	static const char *const nohuge[] = { "--no-huge", "-m", "16",
+		"--base-virtaddr=0x200000003000", NULL };
+
+	if (!slabs_on())
+		return TEST_SKIPPED;
+	return run_heap_child_with(
+			"malloc_slab_span", "malloc_slab_span", nohuge);
+}
+
 static struct unit_test_suite malloc_suite = {
 	.suite_name = "rte_malloc",
 	.unit_test_cases = {
@@ -3539,6 +3616,7 @@ static struct unit_test_suite malloc_suite = {
 		TEST_CASE(test_slab_producer_consumer),
 		TEST_CASE(test_slab_bad_frees),
 		TEST_CASE(test_slab_pages_back),
+		TEST_CASE(test_slab_span),
 		TEST_CASES_END(),
 	},
 };

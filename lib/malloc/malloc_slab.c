@@ -36,8 +36,12 @@ malloc_slab_track_list(struct rte_mem_config *mcfg, unsigned int l)
 {
 	struct malloc_state *st = malloc_state_of(mcfg);
 	const struct rte_memseg_list *msl = &mcfg->memsegs[l];
-	uint64_t bits = msl->len >> MALLOC_SLAB_SHIFT, off;
+	/* The spans from the one holding its start to its end's, included. */
+	uint64_t bits = malloc_slab_span((uintptr_t)msl->base_va,
+					RTE_PTR_ADD(msl->base_va, msl->len)) +
+			1;
 	uint32_t words = (uint32_t)((bits + 63) / 64);
+	uint64_t off;
 
 	if (st->slab_map_words[l] >= words)
 		return 0;
@@ -55,7 +59,7 @@ slab_mark(const struct rte_mem_config *mcfg, unsigned int l,
 {
 	const struct malloc_state *st = malloc_state_of(mcfg);
 	const struct rte_memseg_list *msl = &mcfg->memsegs[l];
-	uint64_t idx = RTE_PTR_DIFF(s, msl->base_va) >> MALLOC_SLAB_SHIFT;
+	uint64_t idx = malloc_slab_span((uintptr_t)msl->base_va, s);
 	uint64_t *map = eal_mcfg_at(mcfg, st->slab_map_off[l]);
 
 	*bit = UINT64_C(1) << (idx % 64);
@@ -73,16 +77,15 @@ slab_at(const struct rte_mem_config *mcfg, const void *ptr)
 		const struct rte_memseg_list *msl = &mcfg->memsegs[l];
 		uintptr_t off = (uintptr_t)ptr - (uintptr_t)msl->base_va;
 		const uint64_t *map;
-		uint64_t idx;
 
 		if (msl->base_va == NULL || off >= msl->len)
 			continue;
 		if (st->slab_map_off[l] == 0)
 			return NULL;
 		map = eal_mcfg_at(mcfg, st->slab_map_off[l]);
-		idx = off >> MALLOC_SLAB_SHIFT;
-		if ((__atomic_load_n(&map[idx / 64], __ATOMIC_ACQUIRE) &
-				    (UINT64_C(1) << (idx % 64))) == 0)
+		if (!malloc_slab_marked(map,
+				    malloc_slab_span((uintptr_t)msl->base_va,
+						    ptr)))
 			return NULL;
 		return (void *)((uintptr_t)ptr & ~(MALLOC_SLAB_LEN - 1));
 	}

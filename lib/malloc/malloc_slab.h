@@ -59,6 +59,27 @@ struct malloc_slab {
 };
 
 /*
+ * The span of @p addr in the slab marks of a memseg list whose memory
+ * starts at @p base. Spans are aligned in the address space, as slabs
+ * are, not to the list: without hugepages it is aligned to 4 KB only.
+ */
+static inline uint64_t
+malloc_slab_span(uintptr_t base, const void *addr)
+{
+	return ((uintptr_t)addr >> MALLOC_SLAB_SHIFT) -
+			(base >> MALLOC_SLAB_SHIFT);
+}
+
+/* @return true if @p span is marked a slab in a list's marks @p map. */
+static inline bool
+malloc_slab_marked(const uint64_t *map, uint64_t span)
+{
+	return (__atomic_load_n(&map[span / 64], __ATOMIC_ACQUIRE) >>
+					       (span % 64) &
+			       1) != 0;
+}
+
+/*
  * @return the size class of an allocation of @p size bytes aligned to
  * @p align, or -1 if slabs do not serve it.
  */
