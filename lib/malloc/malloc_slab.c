@@ -457,22 +457,23 @@ malloc_slab_alloc(struct rte_mem_config *mcfg, size_t size, int cls, bool zero)
 	return obj;
 }
 
-/* @return true if empty slab @p s should go back now. */
-static bool
-slab_give_back(const struct malloc_cache *c, const struct malloc_slab *s)
+/*
+ * @return true if busy element @p e may have a free neighbour. Only e's
+ * pages are read: a neighbour's header elsewhere may be unmapped at any
+ * time, so it counts as free. Not instrumented, like cache_elem_fits().
+ */
+static bool __rte_no_asan
+slab_near_free(const struct rte_mem_config *mcfg, const struct malloc_elem *e)
 {
-	const struct malloc_elem *e = malloc_elem_from_data(s);
+	uintptr_t page = ~(uintptr_t)(mcfg->memsegs[e->t.msl_idx].page_sz - 1);
+	uintptr_t ea = (uintptr_t)e, end = ea + e->size;
 	const struct malloc_elem *p = __atomic_load_n(
 			&e->prev, __ATOMIC_RELAXED);
 	const struct malloc_elem *n = __atomic_load_n(
 			&e->next, __ATOMIC_RELAXED);
 
-	/*
-	 * The class's current slab stays, so that allocating and freeing
-	 * one object in turn does not make and drop a slab each time; not
-	 * next to free memory, whose pages it could keep.
-	 */
-	if (c->slabs[s->cls] != s)
+	if ((p != NULL && (((uintptr_t)p ^ ea) & page) != 0) ||
+			(n != NULL && (((uintptr_t)n ^ (end - 1)) & page) != 0))
 		return true;
 	return (p != NULL &&
 			       __atomic_load_n(&p->t.state, __ATOMIC_RELAXED) ==
@@ -483,9 +484,24 @@ slab_give_back(const struct malloc_cache *c, const struct malloc_slab *s)
 							ELEM_FREE);
 }
 
+/* @return true if empty slab @p s of cache @p c should go back now. */
+static bool
+slab_give_back(const struct rte_mem_config *mcfg, const struct malloc_cache *c,
+		const struct malloc_slab *s)
+{
+	/*
+	 * The class's current slab stays, so that allocating and freeing
+	 * one object in turn does not make and drop a slab each time; not
+	 * next to free memory, whose pages it could keep.
+	 */
+	return c->slabs[s->cls] != s ||
+			slab_near_free(mcfg, malloc_elem_from_data(s));
+}
+
 /* Free object @p i of @p s by its owner, inside cache @p c. */
 static bool
-slab_free_local(struct malloc_cache *c, struct malloc_slab *s, uint32_t i)
+slab_free_local(const struct rte_mem_config *mcfg, struct malloc_cache *c,
+		struct malloc_slab *s, uint32_t i)
 {
 	void *obj = slab_obj(s, i);
 
@@ -499,7 +515,7 @@ slab_free_local(struct malloc_cache *c, struct malloc_slab *s, uint32_t i)
 		slab_unfull(c, s);
 	if (s->live != 0)
 		return false;
-	if (!slab_give_back(c, s)) {
+	if (!slab_give_back(mcfg, c, s)) {
 		/* A drain gives it back if its neighbours go. */
 		__atomic_store_n(&c->slab_idle, 1, __ATOMIC_RELAXED);
 		return false;
@@ -575,7 +591,7 @@ malloc_slab_free(struct rte_mem_config *mcfg, void *ptr)
 	if (lcore != s->owner || !malloc_cache_enter(c))
 		return slab_free_remote(mcfg, s, i) ? MALLOC_SLAB_FREED :
 						      MALLOC_SLAB_INVALID;
-	drop = slab_free_local(c, s, i);
+	drop = slab_free_local(mcfg, c, s, i);
 	malloc_cache_leave(c);
 	if (drop)
 		slab_release(mcfg, s);
