@@ -3059,6 +3059,41 @@ test_slab_stats(void)
 }
 
 /*
+ * A slab that filled up serves again as soon as one of its objects is
+ * freed: the object freed is the next one handed out.
+ */
+static int
+test_slab_refill(void)
+{
+	enum {
+		N = 2 * (MALLOC_SLAB_LEN / 64)
+	};
+	static char *p[N];
+	const struct malloc_slab *first;
+	unsigned int n = 0, i;
+	char *q;
+
+	if (!slabs_on())
+		return TEST_SKIPPED;
+	p[n] = rte_malloc(NULL, 64, 0);
+	TEST_ASSERT_NOT_NULL(p[n], "malloc");
+	first = slab_of(p[n++]);
+	TEST_ASSERT_NOT_NULL(first, "not an object");
+	do {
+		p[n] = rte_malloc(NULL, 64, 0);
+		TEST_ASSERT_NOT_NULL(p[n], "malloc %u", n);
+	} while (slab_of(p[n++]) == first && n < N);
+	TEST_ASSERT(slab_of(p[n - 1]) != first, "the slab never filled");
+	rte_free(p[0]);
+	q = rte_malloc(NULL, 64, 0);
+	TEST_ASSERT(q == p[0], "%p handed out, not %p of the full slab",
+			(void *)q, (void *)p[0]);
+	for (i = 0; i < n; i++)
+		rte_free(p[i]);
+	return heap_ok();
+}
+
+/*
  * Freed objects are reused at once; rte_zmalloc() clears a reused one,
  * exactly its requested bytes, and nothing on free.
  */
@@ -3610,6 +3645,7 @@ static struct unit_test_suite malloc_suite = {
 		TEST_CASE(test_slab_enabled),
 		TEST_CASE(test_slab_objects),
 		TEST_CASE(test_slab_stats),
+		TEST_CASE(test_slab_refill),
 		TEST_CASE(test_slab_zmalloc),
 		TEST_CASE(test_slab_realloc),
 		TEST_CASE(test_slab_remote_free),

@@ -99,6 +99,14 @@ struct malloc_cache {
 	uint8_t fill[MALLOC_QUEUE_CLASSES]; /* spares to carve at a miss */
 	/* Slabs (malloc_slab.h): with free objects, and full ones. */
 	struct malloc_slab *slabs[MALLOC_SLAB_CLASSES];
+	/*
+	 * The memseg list of the newest slab, where the owner's frees look
+	 * first (malloc_slab_free_owned()): its first address, 0 before the
+	 * first slab, its length and its slab marks (config offset).
+	 */
+	uintptr_t slab_msl_base;
+	size_t slab_msl_len;
+	uint64_t slab_map_off;
 	struct malloc_slab *full[MALLOC_SLAB_CLASSES];
 	uint32_t slab_n[MALLOC_SLAB_CLASSES]; /* slabs owned */
 	/* Objects handed out and not back with the owner. */

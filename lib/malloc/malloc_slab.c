@@ -22,14 +22,7 @@
 #include "malloc_elem.h"
 #include "malloc_heap.h"
 #include "malloc_slab.h"
-
-#define SLAB_MAGIC UINT64_C(0x51ab5eed0bb1ec75)
-
-enum slab_obj_state {
-	SLAB_OBJ_BUSY = 0xb5,
-	SLAB_OBJ_FREE = 0x5f,
-	SLAB_OBJ_REMOTE = 0xc3, /* on the remote chain */
-};
+#include "malloc_slab_fast.h"
 
 int
 malloc_slab_track_list(struct rte_mem_config *mcfg, unsigned int l)
@@ -87,28 +80,9 @@ slab_at(const struct rte_mem_config *mcfg, const void *ptr)
 				    malloc_slab_span((uintptr_t)msl->base_va,
 						    ptr)))
 			return NULL;
-		return (void *)((uintptr_t)ptr & ~(MALLOC_SLAB_LEN - 1));
+		return malloc_slab_floor(ptr);
 	}
 	return NULL;
-}
-
-/*
- * The index of the object at @p ptr in slab @p s, or 0 if @p ptr is not
- * the start of an object handed out and not freed.
- */
-static inline uint32_t
-slab_obj_idx(const struct malloc_slab *s, const void *ptr)
-{
-	uintptr_t off = RTE_PTR_DIFF(ptr, s);
-	uint32_t i = (uint32_t)(off >> s->shift);
-
-	if (s->magic != (SLAB_MAGIC ^ (uintptr_t)s) ||
-			(off & (malloc_slab_obj_size(s) - 1)) != 0 ||
-			i < s->first || i >= s->bump ||
-			__atomic_load_n(&s->state[i], __ATOMIC_RELAXED) !=
-					SLAB_OBJ_BUSY)
-		return 0;
-	return i;
 }
 
 struct malloc_slab *
@@ -117,7 +91,7 @@ malloc_slab_of(const struct rte_mem_config *mcfg, const void *ptr, bool *live)
 	struct malloc_slab *s = slab_at(mcfg, ptr);
 
 	if (s != NULL)
-		*live = slab_obj_idx(s, ptr) != 0;
+		*live = malloc_slab_obj_idx(s, ptr) != 0;
 	return s;
 }
 
@@ -149,25 +123,6 @@ malloc_slab_dump(const struct rte_mem_config *mcfg, const struct malloc_elem *e,
 	fprintf(f, "      slab of lcore %u: %u objects of %zu bytes, %u live\n",
 			s->owner, s->n_objs - s->first, malloc_slab_obj_size(s),
 			__atomic_load_n(&s->live, __ATOMIC_RELAXED));
-}
-
-static inline void *
-slab_obj(struct malloc_slab *s, uint32_t i)
-{
-	return RTE_PTR_ADD(s, (size_t)i << s->shift);
-}
-
-/* The link a free object holds: poisoned memory in ASan builds. */
-static inline uint32_t __rte_no_asan
-slab_link(const void *obj)
-{
-	return *(const uint32_t *)obj;
-}
-
-static inline void __rte_no_asan
-slab_set_link(void *obj, uint32_t next)
-{
-	*(uint32_t *)obj = next;
 }
 
 /* Put slab @p s at the head of @p list. */
@@ -218,38 +173,17 @@ slab_collect(struct malloc_cache *c, struct malloc_slab *s)
 	s->remote_n = 0;
 	rte_spinlock_unlock(&s->lock);
 	while (i != 0) {
-		void *obj = slab_obj(s, i);
-		uint32_t next = slab_link(obj);
+		void *obj = malloc_slab_obj(s, i);
+		uint32_t next = malloc_slab_link(obj);
 
-		s->state[i] = SLAB_OBJ_FREE;
-		slab_set_link(obj, s->local);
+		s->state[i] = MALLOC_SLAB_OBJ_FREE;
+		malloc_slab_set_link(obj, s->local);
 		s->local = i;
 		i = next;
 	}
 	s->live -= n;
 	c->slab_live[s->cls] -= n;
 	return n;
-}
-
-/* Take an object of @p s, setting *@p dirty. @return its index, or 0. */
-static inline uint32_t
-slab_take(struct malloc_cache *c, struct malloc_slab *s, bool *dirty)
-{
-	uint32_t i = s->local;
-
-	if (i != 0) {
-		s->local = slab_link(slab_obj(s, i));
-		*dirty = true;
-	} else if (s->bump < s->n_objs) {
-		i = s->bump++;
-		*dirty = !s->clean;
-	} else {
-		return 0;
-	}
-	s->state[i] = SLAB_OBJ_BUSY;
-	s->live++;
-	c->slab_live[s->cls]++;
-	return i;
 }
 
 /* Move slab @p s, which has free objects again, off the full list. */
@@ -304,9 +238,9 @@ slab_take_any(struct malloc_cache *c, int cls, bool *dirty)
 
 	for (;;) {
 		while ((s = c->slabs[cls]) != NULL) {
-			i = slab_take(c, s, dirty);
+			i = malloc_slab_take(c, s, dirty);
 			if (i != 0)
-				return slab_obj(s, i);
+				return malloc_slab_obj(s, i);
 			slab_unlink(&c->slabs[cls], s);
 			s->full = 1;
 			slab_push(&c->full[cls], s);
@@ -340,8 +274,9 @@ slab_init(void *data, int cls, unsigned int lcore, unsigned int heap_idx,
 	uint8_t shift = (uint8_t)(6 + cls);
 	uint32_t n = (uint32_t)(MALLOC_SLAB_LEN >> shift);
 
-	memset(s, 0, sizeof(*s));
-	s->magic = SLAB_MAGIC ^ (uintptr_t)s;
+	/* Zero states say what is not an object, or never handed out. */
+	memset(s, 0, sizeof(*s) + n);
+	s->magic = MALLOC_SLAB_MAGIC ^ (uintptr_t)s;
 	s->owner = lcore;
 	s->shift = shift;
 	s->cls = (uint8_t)cls;
@@ -351,7 +286,7 @@ slab_init(void *data, int cls, unsigned int lcore, unsigned int heap_idx,
 	s->n_objs = n;
 	s->bump = s->first;
 	rte_spinlock_init(&s->lock);
-	malloc_asan_poison(slab_obj(s, s->first),
+	malloc_asan_poison(malloc_slab_obj(s, s->first),
 			MALLOC_SLAB_LEN - ((size_t)s->first << shift));
 	return s;
 }
@@ -368,6 +303,22 @@ slab_set_mark(const struct rte_mem_config *mcfg, const struct malloc_slab *s,
 		__atomic_fetch_or(w, bit, __ATOMIC_RELEASE);
 	else
 		__atomic_fetch_and(w, ~bit, __ATOMIC_RELEASE);
+}
+
+/*
+ * Let the owner's frees look for slabs first on the memseg list of
+ * @p s, its newest (malloc_slab_free_owned()).
+ */
+static void
+slab_note_list(const struct rte_mem_config *mcfg, struct malloc_cache *c,
+		const struct malloc_slab *s)
+{
+	unsigned int l = malloc_elem_from_data(s)->t.msl_idx;
+	const struct rte_memseg_list *msl = &mcfg->memsegs[l];
+
+	c->slab_msl_base = (uintptr_t)msl->base_va;
+	c->slab_msl_len = msl->len;
+	c->slab_map_off = malloc_state_of(mcfg)->slab_map_off[l];
 }
 
 /* A new slab of class @p cls for cache @p c, not listed yet, or NULL. */
@@ -402,7 +353,7 @@ static void
 slab_release_locked(struct rte_mem_config *mcfg, struct malloc_heap *heap,
 		struct malloc_slab *s)
 {
-	uintptr_t used = (uintptr_t)slab_obj(s, s->bump);
+	uintptr_t used = (uintptr_t)malloc_slab_obj(s, s->bump);
 
 	slab_set_mark(mcfg, s, false);
 	malloc_asan_unpoison(s, MALLOC_SLAB_LEN);
@@ -448,7 +399,8 @@ malloc_slab_alloc(struct rte_mem_config *mcfg, size_t size, int cls, bool zero)
 		slab_push(&c->slabs[cls], s);
 		c->slab_n[cls]++;
 		slab_set_mark(mcfg, s, true);
-		obj = slab_obj(s, slab_take(c, s, &dirty));
+		slab_note_list(mcfg, c, s);
+		obj = malloc_slab_obj(s, malloc_slab_take(c, s, &dirty));
 		malloc_cache_leave(c);
 	}
 	malloc_asan_unpoison(obj, size);
@@ -500,17 +452,10 @@ slab_give_back(const struct rte_mem_config *mcfg, const struct malloc_cache *c,
 
 /* Free object @p i of @p s by its owner, inside cache @p c. */
 static bool
-slab_free_local(const struct rte_mem_config *mcfg, struct malloc_cache *c,
+slab_free_local(struct rte_mem_config *mcfg, struct malloc_cache *c,
 		struct malloc_slab *s, uint32_t i)
 {
-	void *obj = slab_obj(s, i);
-
-	s->state[i] = SLAB_OBJ_FREE;
-	slab_set_link(obj, s->local);
-	s->local = i;
-	s->live--;
-	c->slab_live[s->cls]--;
-	malloc_asan_poison(obj, malloc_slab_obj_size(s));
+	malloc_slab_put(c, s, i);
 	if (s->full)
 		slab_unfull(c, s);
 	if (s->live != 0)
@@ -534,19 +479,19 @@ slab_free_remote(struct rte_mem_config *mcfg, struct malloc_slab *s, uint32_t i)
 {
 	struct malloc_state *st = malloc_state_of(mcfg);
 	unsigned int owner = s->owner, heap_idx = s->heap_idx;
-	void *obj = slab_obj(s, i);
+	void *obj = malloc_slab_obj(s, i);
 	bool last;
 
 	rte_spinlock_lock(&s->lock);
-	if (s->state[i] != SLAB_OBJ_BUSY) {
+	if (s->state[i] != MALLOC_SLAB_OBJ_BUSY) {
 		rte_spinlock_unlock(&s->lock);
 		return false;
 	}
 	/* Before the owner may see it: then it may hand it out again. */
 	malloc_asan_poison(obj, malloc_slab_obj_size(s));
-	__atomic_store_n(&s->state[i], (uint8_t)SLAB_OBJ_REMOTE,
+	__atomic_store_n(&s->state[i], (uint8_t)MALLOC_SLAB_OBJ_REMOTE,
 			__ATOMIC_RELAXED);
-	slab_set_link(obj, s->remote);
+	malloc_slab_set_link(obj, s->remote);
 	s->remote = i;
 	__atomic_store_n(&s->remote_n, s->remote_n + 1, __ATOMIC_RELAXED);
 	/*
@@ -583,7 +528,7 @@ malloc_slab_free(struct rte_mem_config *mcfg, void *ptr)
 
 	if (s == NULL)
 		return MALLOC_SLAB_NONE;
-	i = slab_obj_idx(s, ptr);
+	i = malloc_slab_obj_idx(s, ptr);
 	if (i == 0)
 		return MALLOC_SLAB_INVALID;
 	lcore = rte_lcore_id();

@@ -24,6 +24,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include <rte_common.h>
 #include <rte_spinlock.h>
 
 struct malloc_heap;
@@ -37,26 +38,66 @@ struct rte_mem_config;
 #define MALLOC_SLAB_CLASSES 3
 #define MALLOC_SLAB_MAX_DATA (64u << (MALLOC_SLAB_CLASSES - 1))
 
+/* What a slab's metadata holds in its magic field, xor its address. */
+#define MALLOC_SLAB_MAGIC UINT64_C(0x51ab5eed0bb1ec75)
+
+/*
+ * The state of an object. Slots past the bump index and under the first
+ * object hold 0, so that a single byte tells a live object.
+ */
+enum malloc_slab_obj_state {
+	MALLOC_SLAB_OBJ_BUSY = 0xb5,
+	MALLOC_SLAB_OBJ_FREE = 0x5f,
+	MALLOC_SLAB_OBJ_REMOTE = 0xc3, /* on the remote chain */
+};
+
 /* A slab's metadata, at the start of its memory. */
 struct malloc_slab {
 	uint64_t magic; /* MALLOC_SLAB_MAGIC ^ its address */
-	struct malloc_slab *prev, *next; /* in its owner's list of the class */
+	/*
+	 * The owner's counters are written on every allocation or free, and
+	 * read back by the next one: none is next to another written with
+	 * it, or the compiler stores them as one vector, which the next read
+	 * of a single one waits for.
+	 */
+	uint32_t local; /* owner's free chain: object index, 0 = none */
 	uint32_t owner; /* lcore of the cache owning it */
+	uint32_t bump; /* objects from here on were never handed out */
+	uint32_t first; /* index of the first object */
+	uint32_t live; /* objects handed out, not back with the owner */
+	uint32_t n_objs; /* index past the last object */
 	uint8_t shift; /* log2 of the object size */
 	uint8_t cls; /* size class */
 	uint8_t heap_idx; /* heap it came from */
 	uint8_t clean; /* 1: objects from bump on are zero */
 	uint8_t full; /* 1: off its owner's list, nothing free */
-	uint32_t first; /* index of the first object */
-	uint32_t n_objs; /* index past the last object */
-	uint32_t bump; /* objects from here on were never handed out */
-	uint32_t live; /* objects handed out, not back with the owner */
-	uint32_t local; /* owner's free chain: object index, 0 = none */
 	rte_spinlock_t lock; /* guards remote and remote_n */
 	uint32_t remote; /* chain of objects freed by other threads */
 	uint32_t remote_n; /* objects on it */
-	uint8_t state[]; /* per object below bump: MALLOC_SLAB_OBJ_* */
+	struct malloc_slab *prev, *next; /* in its owner's list of the class */
+	uint8_t state[]; /* per object: MALLOC_SLAB_OBJ_*, or 0 */
 };
+
+/* Bytes an object of slab @p s holds. */
+static inline size_t
+malloc_slab_obj_size(const struct malloc_slab *s)
+{
+	return (size_t)1 << s->shift;
+}
+
+/* Object @p i of slab @p s. */
+static inline void *
+malloc_slab_obj(struct malloc_slab *s, uint32_t i)
+{
+	return RTE_PTR_ADD(s, (size_t)i << s->shift);
+}
+
+/* The slab that @p ptr is in, if it is in one: slabs are aligned. */
+static inline struct malloc_slab *
+malloc_slab_floor(const void *ptr)
+{
+	return (struct malloc_slab *)((uintptr_t)ptr & ~(MALLOC_SLAB_LEN - 1));
+}
 
 /*
  * The span of @p addr in the slab marks of a memseg list whose memory
@@ -77,6 +118,37 @@ malloc_slab_marked(const uint64_t *map, uint64_t span)
 	return (__atomic_load_n(&map[span / 64], __ATOMIC_ACQUIRE) >>
 					       (span % 64) &
 			       1) != 0;
+}
+
+/*
+ * The index of the object at @p ptr in slab @p s, or 0 if @p ptr is not
+ * the start of an object handed out and not freed.
+ */
+static inline uint32_t
+malloc_slab_obj_idx(const struct malloc_slab *s, const void *ptr)
+{
+	uintptr_t off = RTE_PTR_DIFF(ptr, s);
+	uint32_t i = (uint32_t)(off >> s->shift);
+
+	if (s->magic != (MALLOC_SLAB_MAGIC ^ (uintptr_t)s) ||
+			(off & (malloc_slab_obj_size(s) - 1)) != 0 ||
+			__atomic_load_n(&s->state[i], __ATOMIC_RELAXED) !=
+					MALLOC_SLAB_OBJ_BUSY)
+		return 0;
+	return i;
+}
+
+/* The link a free object holds: poisoned memory in ASan builds. */
+static inline uint32_t __rte_no_asan
+malloc_slab_link(const void *obj)
+{
+	return *(const uint32_t *)obj;
+}
+
+static inline void __rte_no_asan
+malloc_slab_set_link(void *obj, uint32_t next)
+{
+	*(uint32_t *)obj = next;
 }
 
 /*
@@ -134,13 +206,6 @@ bool malloc_slab_idle(
 /* If busy element @p e is a slab, describe it on @p f (a snapshot). */
 void malloc_slab_dump(const struct rte_mem_config *mcfg,
 		const struct malloc_elem *e, FILE *f);
-
-/* Bytes an object of slab @p s holds. */
-static inline size_t
-malloc_slab_obj_size(const struct malloc_slab *s)
-{
-	return (size_t)1 << s->shift;
-}
 
 /*
  * Collect the remote frees onto the slabs of cache @p c, which the caller

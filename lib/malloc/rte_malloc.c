@@ -23,6 +23,7 @@
 #include "malloc_elem.h"
 #include "malloc_heap.h"
 #include "malloc_slab.h"
+#include "malloc_slab_fast.h"
 
 /* Larger requests cannot be memory anyway; refusing them early keeps the
  * size arithmetic below from overflowing. */
@@ -80,23 +81,20 @@ malloc_any_node(struct rte_mem_config *mcfg, const struct malloc_req *req,
 	return p;
 }
 
-static void *
-malloc_socket(size_t size, unsigned int align, int socket, bool zero)
+/*
+ * An allocation once the current slab did not serve it: @p cls is the
+ * slab class it may still come from, or -1.
+ */
+static __rte_noinline void *
+malloc_socket_any(struct rte_mem_config *mcfg, size_t size, unsigned int align,
+		int socket, bool zero, int cls)
 {
-	struct rte_mem_config *mcfg = malloc_mcfg_get();
 	struct malloc_heap *heap;
 	struct malloc_req req;
 	bool tried = false;
 	void *p;
-	int cls;
 
-	if (mcfg == NULL)
-		return NULL;
-	/* Small objects of the caller's node come from its slabs. */
-	cls = malloc_slab_class(size, align);
-	if (cls >= 0 && (align & (align - 1)) == 0 &&
-			(socket == SOCKET_ID_ANY ||
-					socket == (int)rte_socket_id())) {
+	if (cls >= 0) {
 		p = malloc_slab_alloc(mcfg, size, cls, zero);
 		if (p != NULL)
 			return p;
@@ -132,6 +130,29 @@ malloc_socket(size_t size, unsigned int align, int socket, bool zero)
 	if (p == NULL)
 		rte_errno = ENOMEM;
 	return p;
+}
+
+static inline void *
+malloc_socket(size_t size, unsigned int align, int socket, bool zero)
+{
+	struct rte_mem_config *mcfg = malloc_mcfg_get();
+	void *p;
+	int cls;
+
+	if (mcfg == NULL)
+		return NULL;
+	/* Small objects of the caller's node come from its slabs. */
+	cls = malloc_slab_class(size, align);
+	if (cls >= 0 && (align & (align - 1)) == 0 &&
+			(socket == SOCKET_ID_ANY ||
+					socket == (int)rte_socket_id())) {
+		p = malloc_slab_alloc_owned(mcfg, size, cls, zero);
+		if (p != NULL)
+			return p;
+	} else {
+		cls = -1;
+	}
+	return malloc_socket_any(mcfg, size, align, socket, zero, cls);
 }
 
 void *
@@ -195,18 +216,13 @@ malloc_elem_checked(struct rte_mem_config *mcfg, const void *ptr,
 	return e;
 }
 
-void
-rte_free(void *ptr)
+/* rte_free() of @p ptr, once the owner's slab path did not take it. */
+static __rte_noinline void
+free_any(struct rte_mem_config *mcfg, void *ptr)
 {
-	struct rte_mem_config *mcfg;
 	struct malloc_heap *heap;
 	struct malloc_elem *e;
 
-	if (ptr == NULL)
-		return;
-	mcfg = malloc_mcfg_get();
-	if (mcfg == NULL)
-		return;
 	switch (malloc_slab_free(mcfg, ptr)) {
 	case MALLOC_SLAB_FREED:
 		return;
@@ -233,6 +249,19 @@ rte_free(void *ptr)
 		RTE_LOG(ERR, MALLOC,
 				"rte_free: invalid memory %p, not an allocation\n",
 				ptr);
+}
+
+void
+rte_free(void *ptr)
+{
+	struct rte_mem_config *mcfg;
+
+	if (ptr == NULL)
+		return;
+	mcfg = malloc_mcfg_get();
+	if (mcfg == NULL || malloc_slab_free_owned(mcfg, ptr))
+		return;
+	free_any(mcfg, ptr);
 }
 
 /*

@@ -1,0 +1,142 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The rtemem authors
+ */
+
+#ifndef _MALLOC_SLAB_FAST_H_
+#define _MALLOC_SLAB_FAST_H_
+
+/*
+ * The owner's common slab paths, inline in rte_malloc() and rte_free():
+ * take an object from the class's current slab, give one back to a slab
+ * that stays neither empty nor full. They cost what the C library's
+ * cache of small blocks costs only if nothing else is on the way: no
+ * call, no walk of the memseg lists, no check repeated. Everything else
+ * (a new slab, an empty or full one, another thread's object, an invalid
+ * pointer) falls to malloc_slab_alloc() and malloc_slab_free().
+ */
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <rte_common.h>
+#include <rte_lcore.h>
+
+#include "malloc_asan.h"
+#include "malloc_cache.h"
+#include "malloc_heap.h"
+#include "malloc_slab.h"
+
+/*
+ * Take an object of slab @p s of cache @p c, its owner's, setting
+ * *@p dirty. @return its index, or 0 if @p s is full.
+ */
+static inline uint32_t
+malloc_slab_take(struct malloc_cache *c, struct malloc_slab *s, bool *dirty)
+{
+	uint32_t i = s->local;
+
+	if (i != 0) {
+		s->local = malloc_slab_link(malloc_slab_obj(s, i));
+		*dirty = true;
+	} else if (s->bump < s->n_objs) {
+		i = s->bump++;
+		*dirty = !s->clean;
+	} else {
+		return 0;
+	}
+	s->state[i] = MALLOC_SLAB_OBJ_BUSY;
+	s->live++;
+	c->slab_live[s->cls]++;
+	return i;
+}
+
+/* Give object @p i of slab @p s back to cache @p c, its owner's. */
+static inline void
+malloc_slab_put(struct malloc_cache *c, struct malloc_slab *s, uint32_t i)
+{
+	void *obj = malloc_slab_obj(s, i);
+
+	s->state[i] = MALLOC_SLAB_OBJ_FREE;
+	malloc_slab_set_link(obj, s->local);
+	s->local = i;
+	s->live--;
+	c->slab_live[s->cls]--;
+	malloc_asan_poison(obj, malloc_slab_obj_size(s));
+}
+
+/*
+ * Allocate an object of class @p cls for @p size bytes from the current
+ * slab of the calling lcore, clearing it if @p zero and it may be dirty.
+ * @return the object, or NULL: then malloc_slab_alloc() does the rest.
+ */
+static inline void *
+malloc_slab_alloc_owned(
+		struct rte_mem_config *mcfg, size_t size, int cls, bool zero)
+{
+	struct malloc_state *st = malloc_state_of(mcfg);
+	unsigned int lcore = rte_lcore_id();
+	struct malloc_cache *c;
+	struct malloc_slab *s;
+	bool dirty = false;
+	uint32_t i = 0;
+	void *obj;
+
+	if (unlikely(lcore >= RTE_MAX_LCORE || !st->slabs_on))
+		return NULL;
+	c = &st->caches[lcore];
+	if (unlikely(!malloc_cache_enter(c)))
+		return NULL;
+	s = c->slabs[cls];
+	if (likely(s != NULL))
+		i = malloc_slab_take(c, s, &dirty);
+	malloc_cache_leave(c);
+	if (unlikely(i == 0))
+		return NULL;
+	obj = malloc_slab_obj(s, i);
+	malloc_asan_unpoison(obj, size);
+	if (zero && dirty)
+		malloc_heap_zero(&st->heaps[c->heap_idx], obj, size);
+	return obj;
+}
+
+/*
+ * Free @p ptr if it is a live object of a slab of the calling lcore, on
+ * the memseg list of its newest slab, and the slab neither empties nor
+ * was full. @return true if freed; false: malloc_slab_free() decides.
+ */
+static inline bool
+malloc_slab_free_owned(struct rte_mem_config *mcfg, void *ptr)
+{
+	struct malloc_state *st = malloc_state_of(mcfg);
+	unsigned int lcore = rte_lcore_id();
+	struct malloc_cache *c;
+	struct malloc_slab *s;
+	uintptr_t off;
+	uint32_t i;
+
+	if (unlikely(lcore >= RTE_MAX_LCORE))
+		return false;
+	c = &st->caches[lcore];
+	off = (uintptr_t)ptr - c->slab_msl_base;
+	if (off >= c->slab_msl_len ||
+			!malloc_slab_marked(eal_mcfg_at(mcfg, c->slab_map_off),
+					malloc_slab_span(
+							c->slab_msl_base, ptr)))
+		return false;
+	s = malloc_slab_floor(ptr);
+	i = malloc_slab_obj_idx(s, ptr);
+	if (unlikely(i == 0 || s->owner != lcore))
+		return false;
+	if (unlikely(!malloc_cache_enter(c)))
+		return false;
+	if (unlikely(s->full || s->live == 1)) {
+		malloc_cache_leave(c);
+		return false;
+	}
+	malloc_slab_put(c, s, i);
+	malloc_cache_leave(c);
+	return true;
+}
+
+#endif /* _MALLOC_SLAB_FAST_H_ */
