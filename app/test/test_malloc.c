@@ -3537,6 +3537,88 @@ test_slab_pages_back(void)
 	return run_heap_child("malloc_slab_pages", "malloc_slab_pages");
 }
 
+/* Slabs of one class the keep test fills, more than a cache keeps. */
+#define SLAB_KEEP_FILL (MALLOC_SLAB_KEEP + 4)
+
+/* The slabs of class 0 that lcore @p lcore's cache owns. */
+static unsigned int
+slab_count(unsigned int lcore)
+{
+	const struct malloc_cache *c =
+			&malloc_state_of(malloc_mcfg_get())->caches[lcore];
+
+	return __atomic_load_n(&c->slab_n[0], __ATOMIC_RELAXED);
+}
+
+/*
+ * Child with -m: on pages that stay mapped, a cache keeps its emptied
+ * slabs up to MALLOC_SLAB_KEEP and serves the next objects from them
+ * without making any; a drain (a statistics call here) gives them back.
+ */
+static int
+slab_keep_child(void)
+{
+	enum {
+		N = SLAB_KEEP_FILL * (MALLOC_SLAB_LEN / 64)
+	};
+	static char *p[N];
+	struct rte_malloc_socket_stats s;
+	unsigned int lcore = rte_lcore_id(), i, n = 0, made, objs;
+
+	for (i = 0; i < N; i++) {
+		p[i] = rte_malloc(NULL, 64, 0);
+		if (p[i] == NULL || slab_of(p[i]) == NULL)
+			return 1;
+	}
+	objs = slab_of(p[0])->n_objs - slab_of(p[0])->first;
+	made = slab_count(lcore);
+	if (made < SLAB_KEEP_FILL)
+		return 2;
+	for (i = 0; i < N; i++)
+		rte_free(p[i]);
+	printf("%u slabs made, %u kept\n", made, slab_count(lcore));
+	if (slab_count(lcore) != MALLOC_SLAB_KEEP)
+		return 3;
+	/* The kept slabs serve all they hold; the next object needs one. */
+	for (i = 0; i < N && slab_count(lcore) == MALLOC_SLAB_KEEP; i++) {
+		p[i] = rte_malloc(NULL, 64, 0);
+		if (p[i] == NULL)
+			return 4;
+		n = i + 1;
+	}
+	printf("%u objects from them, %u each\n", n - 1, objs);
+	if (n != MALLOC_SLAB_KEEP * objs + 1)
+		return 5;
+	for (i = 0; i < n; i++)
+		rte_free(p[i]);
+	if (slab_count(lcore) == 0 ||
+			rte_malloc_get_socket_stats(MAIN_SOCKET, &s) != 0)
+		return 6;
+	if (slab_count(lcore) != 0 || s.alloc_count != 0)
+		return 7;
+	return child_heap_ok(8);
+}
+
+static int
+malloc_child_slab_keep(int argc, char **argv)
+{
+	RTE_SET_USED(argc);
+	RTE_SET_USED(argv);
+	return slab_keep_child();
+}
+REGISTER_CHILD_ACTION(malloc_slab_keep, malloc_child_slab_keep)
+
+static int
+test_slab_keep(void)
+{
+	static const char *const pinned[] = { "-m", "64", NULL };
+
+	if (!slabs_on())
+		return TEST_SKIPPED;
+	return run_heap_child_with(
+			"malloc_slab_keep", "malloc_slab_keep", pinned);
+}
+
 /*
  * Child without hugepages, its memory placed 12 KB past a 64 KB boundary:
  * blocks in the 64 KB below a slab are not in the slab, so freeing them
@@ -3652,6 +3734,7 @@ static struct unit_test_suite malloc_suite = {
 		TEST_CASE(test_slab_producer_consumer),
 		TEST_CASE(test_slab_bad_frees),
 		TEST_CASE(test_slab_pages_back),
+		TEST_CASE(test_slab_keep),
 		TEST_CASE(test_slab_span),
 		TEST_CASES_END(),
 	},

@@ -212,6 +212,25 @@ heap_page_freeable(struct rte_mem_config *mcfg,
 			RTE_MEMSEG_FLAG_DO_NOT_FREE);
 }
 
+/* @return true if @p heap gives pages back to lib/eal at all. */
+static bool
+heap_shrinks(const struct rte_mem_config *mcfg, const struct malloc_heap *heap)
+{
+	return !heap->external && !mcfg->legacy_mem && eal_memalloc_can_grow();
+}
+
+bool
+malloc_heap_page_may_go(struct rte_mem_config *mcfg,
+		const struct malloc_heap *heap, const struct malloc_elem *e)
+{
+	const struct rte_memseg_list *msl = heap_msl(mcfg, e);
+	const void *data = RTE_PTR_ADD(e, MALLOC_ELEM_HEADER_LEN);
+
+	return heap_shrinks(mcfg, heap) &&
+			heap_page_freeable(
+					mcfg, msl, eal_msl_addr_idx(msl, data));
+}
+
 /*
  * The whole pages of free element @p e that may go back to lib/eal, as
  * ranges leaving pieces of e that are empty or at least a minimal
@@ -230,7 +249,7 @@ heap_plan_release_pages(struct rte_mem_config *mcfg,
 	uintptr_t pg = msl->page_sz, lo, hi, a;
 	unsigned int n = 0;
 
-	if (heap->external || mcfg->legacy_mem || !eal_memalloc_can_grow())
+	if (!heap_shrinks(mcfg, heap))
 		return 0;
 	if (mcfg->match_allocations &&
 			(e->orig_elem != e || e->size != e->orig_size))
@@ -380,8 +399,7 @@ heap_queued_near(struct rte_mem_config *mcfg, const struct malloc_heap *heap,
 	unsigned int below = eal_msl_addr_idx(msl, RTE_PTR_SUB(e, 1));
 	unsigned int above = eal_msl_addr_idx(msl, malloc_elem_end(e));
 
-	if ((!qp && !qn) || heap->external || mcfg->legacy_mem ||
-			!eal_memalloc_can_grow())
+	if ((!qp && !qn) || !heap_shrinks(mcfg, heap))
 		return false;
 	return (qp && heap_page_freeable(mcfg, msl, below)) ||
 			(qn && heap_page_freeable(mcfg, msl, above));

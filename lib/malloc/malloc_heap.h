@@ -207,6 +207,14 @@ void malloc_heap_free_used(struct rte_mem_config *mcfg,
 		struct malloc_heap *heap, void *data, uintptr_t used_end);
 
 /*
+ * @return true if the page where the data of busy element @p e of
+ * @p heap starts could go back to lib/eal once free: the heap shrinks
+ * and -m does not pin the page. Needs no lock.
+ */
+bool malloc_heap_page_may_go(struct rte_mem_config *mcfg,
+		const struct malloc_heap *heap, const struct malloc_elem *e);
+
+/*
  * First step of a drain: mark the run of freed elements around each
  * waiting element of @p list (linked through free_next), take them off
  * their free lists and count the waiting ones as freed. Cached elements

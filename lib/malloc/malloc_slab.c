@@ -438,16 +438,28 @@ slab_near_free(const struct rte_mem_config *mcfg, const struct malloc_elem *e)
 
 /* @return true if empty slab @p s of cache @p c should go back now. */
 static bool
-slab_give_back(const struct rte_mem_config *mcfg, const struct malloc_cache *c,
+slab_give_back(struct rte_mem_config *mcfg, const struct malloc_cache *c,
 		const struct malloc_slab *s)
 {
+	const struct malloc_elem *e = malloc_elem_from_data(s);
+	const struct malloc_heap *heap =
+			&malloc_state_of(mcfg)->heaps[s->heap_idx];
+
 	/*
-	 * The class's current slab stays, so that allocating and freeing
-	 * one object in turn does not make and drop a slab each time; not
-	 * next to free memory, whose pages it could keep.
+	 * On a page that stays mapped anyway (-m, legacy memory), empty
+	 * slabs stay too while the cache owns at most MALLOC_SLAB_KEEP of
+	 * the class: a thread that frees and allocates many objects in turn
+	 * then neither makes slabs nor clears them. A drain still takes
+	 * them, for an allocation that finds no room.
 	 */
-	return c->slabs[s->cls] != s ||
-			slab_near_free(mcfg, malloc_elem_from_data(s));
+	if (!malloc_heap_page_may_go(mcfg, heap, e))
+		return c->slab_n[s->cls] > MALLOC_SLAB_KEEP;
+	/*
+	 * Else only the class's current slab stays, so that allocating and
+	 * freeing one object in turn does not make and drop a slab each
+	 * time; not next to free memory, whose pages it could keep.
+	 */
+	return c->slabs[s->cls] != s || slab_near_free(mcfg, e);
 }
 
 /* Free object @p i of @p s by its owner, inside cache @p c. */
@@ -461,7 +473,7 @@ slab_free_local(struct rte_mem_config *mcfg, struct malloc_cache *c,
 	if (s->live != 0)
 		return false;
 	if (!slab_give_back(mcfg, c, s)) {
-		/* A drain gives it back if its neighbours go. */
+		/* A drain gives it back (malloc_slab_sweep()). */
 		__atomic_store_n(&c->slab_idle, 1, __ATOMIC_RELAXED);
 		return false;
 	}

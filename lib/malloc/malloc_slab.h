@@ -37,6 +37,11 @@ struct rte_mem_config;
 /* Object sizes: 64 << class. */
 #define MALLOC_SLAB_CLASSES 3
 #define MALLOC_SLAB_MAX_DATA (64u << (MALLOC_SLAB_CLASSES - 1))
+/*
+ * Slabs of a class a cache may own and still keep one that empties, on
+ * pages that stay mapped.
+ */
+#define MALLOC_SLAB_KEEP 16
 
 /* What a slab's metadata holds in its magic field, xor its address. */
 #define MALLOC_SLAB_MAGIC UINT64_C(0x51ab5eed0bb1ec75)
