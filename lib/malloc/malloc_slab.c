@@ -375,8 +375,8 @@ malloc_slab_alloc(struct rte_mem_config *mcfg, size_t size, int cls, bool zero)
 {
 	struct malloc_state *st = malloc_state_of(mcfg);
 	unsigned int lcore = rte_lcore_id();
-	struct malloc_slab *s = NULL;
 	struct malloc_cache *c;
+	struct malloc_slab *s;
 	bool dirty = false;
 	void *obj;
 
@@ -403,10 +403,7 @@ malloc_slab_alloc(struct rte_mem_config *mcfg, size_t size, int cls, bool zero)
 		obj = malloc_slab_obj(s, malloc_slab_take(c, s, &dirty));
 		malloc_cache_leave(c);
 	}
-	malloc_asan_unpoison(obj, size);
-	if (zero && dirty)
-		malloc_heap_zero(&st->heaps[c->heap_idx], obj, size);
-	return obj;
+	return malloc_slab_hand_out(st, c, obj, size, zero, dirty);
 }
 
 /*

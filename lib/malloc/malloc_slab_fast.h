@@ -66,6 +66,20 @@ malloc_slab_put(struct malloc_cache *c, struct malloc_slab *s, uint32_t i)
 }
 
 /*
+ * Hand object @p obj of cache @p c out for @p size bytes, clearing them
+ * if @p zero and the object may be @p dirty. @return @p obj.
+ */
+static inline void *
+malloc_slab_hand_out(struct malloc_state *st, const struct malloc_cache *c,
+		void *obj, size_t size, bool zero, bool dirty)
+{
+	malloc_asan_unpoison(obj, size);
+	if (zero && dirty)
+		malloc_heap_zero(&st->heaps[c->heap_idx], obj, size);
+	return obj;
+}
+
+/*
  * Allocate an object of class @p cls for @p size bytes from the current
  * slab of the calling lcore, clearing it if @p zero and it may be dirty.
  * @return the object, or NULL: then malloc_slab_alloc() does the rest.
@@ -80,7 +94,6 @@ malloc_slab_alloc_owned(
 	struct malloc_slab *s;
 	bool dirty = false;
 	uint32_t i = 0;
-	void *obj;
 
 	if (unlikely(lcore >= RTE_MAX_LCORE || !st->slabs_on))
 		return NULL;
@@ -93,11 +106,8 @@ malloc_slab_alloc_owned(
 	malloc_cache_leave(c);
 	if (unlikely(i == 0))
 		return NULL;
-	obj = malloc_slab_obj(s, i);
-	malloc_asan_unpoison(obj, size);
-	if (zero && dirty)
-		malloc_heap_zero(&st->heaps[c->heap_idx], obj, size);
-	return obj;
+	return malloc_slab_hand_out(
+			st, c, malloc_slab_obj(s, i), size, zero, dirty);
 }
 
 /*
