@@ -37,7 +37,10 @@ cc -Wall -Wextra -Werror -o "$stage/memseg_walk" \
 cc -Wall -Wextra -Werror -o "$stage/heap_restart" \
 	"$top/examples/heap_restart/main.c" \
 	$(pkg-config --cflags --libs rtemem)
-echo "built examples/memseg_walk and heap_restart with pkg-config rtemem from $stage"
+cc -Wall -Wextra -Werror -o "$stage/zmalloc_check" \
+	"$top/examples/zmalloc_check/main.c" \
+	$(pkg-config --cflags --libs rtemem)
+echo "built examples/memseg_walk, heap_restart and zmalloc_check with pkg-config rtemem from $stage"
 
 # expect NAME WANT EAL_ARGS... -- APP_ARGS: run and compare the line.
 expect()
@@ -113,4 +116,37 @@ for mode in "file per page:" "single file:--single-file-segments" \
 done
 expect_heap "heap, in-memory" "zero 8 clean" --in-memory -- check 8
 expect_heap "heap, no-huge" "zero 8 clean" --no-huge -m 64 -- check 8
+
+# zmalloc_check, which DPDK's series builds too: every free element and a
+# block that grows the heap, filled by a run that dies, are zero after a
+# restart, and the restart's pages are dirty.
+zmalloc_check()
+{
+	local name=$1 want=$2 got
+
+	shift 2
+	got=$("$stage/zmalloc_check" --huge-dir "$dir" --file-prefix ext \
+		"$@" 2>"$stage/err" | grep '^pages' || true)
+	if echo "$got" | grep -Eq "$want"; then
+		echo "ok: $name: $got"
+	else
+		echo "FAILED: $name: got '$got', expected /$want/"
+		sed 's/^/    /' "$stage/err"
+		failed=1
+	fi
+}
+
+for mode in "file per page:" "single file:--single-file-segments" \
+	"legacy:--legacy-mem"; do
+	name=${mode%%:*}
+	# shellcheck disable=SC2086 # the options are words
+	set -- ${mode#*:} -m 8 --huge-unlink=never
+	zmalloc_check "zmalloc_check, $name, fill" \
+		'^pages [0-9]+ dirty 0 blocks [1-9][0-9]* .* nonzero 0$' \
+		"$@" -- fill
+	zmalloc_check "zmalloc_check, $name, restart" \
+		'^pages ([1-9][0-9]*) dirty \1 blocks [1-9][0-9]* .* nonzero 0$' \
+		"$@" -- check
+	rm -f "$dir"/extmap_*
+done
 exit $failed
