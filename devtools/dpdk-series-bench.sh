@@ -27,7 +27,8 @@ median()
 	sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'
 }
 
-# A cold start and BENCH_REPS warm restarts of each size, both builds.
+# BENCH_REPS cold starts (no file) and as many warm restarts (the files
+# of the run before) of each size, both builds; the medians.
 bench_testpmd()
 {
 	local mb tag mode cold warm i
@@ -38,14 +39,18 @@ bench_testpmd()
 		for mode in page-per-file: single-file:--single-file-segments; do
 			read -r -a opts <<< "${mode#*:}"
 			for tag in base series; do
-				clean_huge
-				cold=$(testpmd_run_ms "$tag" "$mb" "${opts[@]}") ||
-					{ bad "bench: dpdk-testpmd $tag $mb MB"; continue; }
+				cold=$(for i in $(seq "$BENCH_REPS"); do
+					clean_huge
+					testpmd_run_ms "$tag" "$mb" "${opts[@]}"
+				done | median)
 				warm=$(for i in $(seq "$BENCH_REPS"); do
 					testpmd_run_ms "$tag" "$mb" "${opts[@]}"
 				done | median)
+				[ -n "$cold" ] && [ -n "$warm" ] ||
+					bad "bench: dpdk-testpmd $tag $mb MB ${mode%%:*}"
 				printf '%-8s %-14s %-7s %10s %14s\n' "$mb" \
-					"${mode%%:*}" "$tag" "$cold" "$warm"
+					"${mode%%:*}" "$tag" "${cold:-failed}" \
+					"${warm:-failed}"
 			done
 		done
 	done
@@ -99,7 +104,7 @@ cmd_bench()
 	[ -x "$work/bin/base/dpdk-testpmd" ] && [ -x "$work/bin/series/dpdk-testpmd" ] ||
 		die "no programs to measure: run '$(basename "$0") test' first" 1
 	mkdir -p "$(logs)"
-	log "dpdk-testpmd, exec to exit, cold and median of $BENCH_REPS warm"
+	log "dpdk-testpmd, exec to exit, medians of $BENCH_REPS cold and $BENCH_REPS warm"
 	bench_testpmd
 	log "malloc_perf_autotest"
 	bench_malloc_perf
