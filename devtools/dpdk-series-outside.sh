@@ -101,10 +101,10 @@ testpmd_start()
 		< "$fifo" > "$log" 2>&1 &
 	testpmd_pid=$!
 	exec 3> "$fifo"
-	for i in $(seq 300); do
+	for i in $(seq 3000); do
 		grep -q 'testpmd> ' "$log" 2> /dev/null && break
 		kill -0 "$testpmd_pid" 2> /dev/null || break
-		sleep 0.1
+		sleep 0.01
 	done
 	if ! grep -q 'testpmd> ' "$log"; then
 		tail -n 20 "$log" | sed 's/^/    /'

@@ -223,7 +223,8 @@ cmd_check()
 	out=$(printf '%s\n' "$out" | awk '
 		/^Wrong .Fixes. reference:/ { skip = 1; next }
 		skip && /^\t/ && /reference not in current branch|Fixes: / { next }
-		/^Invalid patch\(es\) found/ || /^$/ { next }
+		/^Invalid patch\(es\) found/ || /^[0-9]+\/[0-9]+ valid patch/ ||
+			/^$/ { next }
 		{ skip = 0; print }')
 	if [ -z "$out" ]; then
 		ok "check: commit messages pass DPDK's check-git-log.sh"
@@ -242,8 +243,11 @@ build()
 	shift
 	if [ ! -f "$(bld)/build.ninja" ]; then
 		meson setup "$(bld)" "$(src)" "${MESON_OPTS[@]}" \
-			> "$(logs)/meson-setup.log" 2>&1 ||
-			{ tail -n 30 "$(logs)/meson-setup.log"; return 1; }
+			> "$(logs)/meson-setup.log" 2>&1 || {
+			tail -n 30 "$(logs)/meson-setup.log"
+			bad "build: meson setup of $what failed"
+			return 1
+		}
 	fi
 	if ! ninja -C "$(bld)" "$@" > "$(logs)/build.log" 2>&1; then
 		grep -E -A5 'error|FAILED' "$(logs)/build.log" | head -n 40
@@ -279,7 +283,7 @@ run_autotest()
 
 	timeout --kill-after=10 "$TEST_TIMEOUT" \
 		env DPDK_TEST="$name" "$(bld)/app/test/dpdk-test" -l 0-1 \
-		--huge-dir "$huge" --file-prefix "ds_$name" \
+		--huge-dir "$huge" --file-prefix "ds_$name" < /dev/null \
 		> "$(logs)/$tag-$name.log" 2>&1 || rc=$?
 	clean_huge
 	return $rc
@@ -338,8 +342,8 @@ regression_tests()
 {
 	local tag=$1 c
 
-	for c in $(awk '!/^#/ && NF > 2 { for (i = 3; i <= NF; i++) print $i }' \
-			"$series/regressions"); do
+	for c in $(awk '!/^#/ && NF > 2 { for (i = 3; i <= NF; i++)
+			if (!seen[$i]++) print $i }' "$series/regressions"); do
 		case " $OWN_TESTS " in *" $c "*) continue ;; esac
 		[ "$c" = perf-result-line ] || expect_check pass "$tag" "$c"
 	done
