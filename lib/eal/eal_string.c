@@ -4,6 +4,7 @@
 
 /* Bounded string copies, splitting, and size strings. */
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -79,30 +80,17 @@ rte_strsplit(char *string, int stringlen, char **tokens, int maxtokens,
 	return n;
 }
 
-/* @return the shift of a size suffix, 0 for none, or -1 if unknown. */
+/* @return the shift of a size suffix letter, or 0 for anything else. */
 static int
-size_suffix_shift(const char *s)
+size_suffix_shift(char c)
 {
-	if (s[0] == '\0')
+	static const char suffixes[] = "kmgtpe";
+	const char *p;
+
+	if (c == '\0')
 		return 0;
-	if (s[1] != '\0')
-		return -1;
-	switch (s[0]) {
-	case 'k':
-	case 'K':
-		return 10;
-	case 'm':
-	case 'M':
-		return 20;
-	case 'g':
-	case 'G':
-		return 30;
-	case 't':
-	case 'T':
-		return 40;
-	default:
-		return -1;
-	}
+	p = strchr(suffixes, tolower((unsigned char)c));
+	return p == NULL ? 0 : 10 * (int)(p - suffixes + 1);
 }
 
 uint64_t
@@ -111,19 +99,22 @@ rte_str_to_size(const char *str)
 	unsigned long long v;
 	char *end;
 	int shift;
-	int base = 10;
 
-	if (str == NULL || str[0] < '0' || str[0] > '9')
+	if (str == NULL)
 		return 0;
-	/* Hexadecimal as in DPDK, but no octal: "010M" is 10 MB. */
-	if (str[0] == '0' && (str[1] == 'x' || str[1] == 'X'))
-		base = 16;
+	while (isspace((unsigned char)*str))
+		str++;
+	/* strtoull() would negate it: "-1" is not a huge size. */
+	if (*str == '-')
+		return 0;
 	errno = 0;
-	v = strtoull(str, &end, base);
+	v = strtoull(str, &end, 0);
 	if (errno != 0 || end == str)
 		return 0;
-	shift = size_suffix_shift(end);
-	if (shift < 0 || v > (UINT64_MAX >> shift))
+	if (*end == ' ')
+		end++;
+	shift = size_suffix_shift(*end);
+	if (v > (UINT64_MAX >> shift))
 		return 0;
 	return (uint64_t)v << shift;
 }

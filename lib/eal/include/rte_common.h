@@ -262,17 +262,21 @@ rte_ctz64(uint64_t v)
 }
 
 /**
- * Convert a size string, such as an option value, to bytes.
+ * Convert a size string, such as an option value, to bytes, as DPDK does.
  *
- * The string is a decimal number, or a hexadecimal one after "0x" (a
- * leading 0 does not mean octal), and an optional suffix K, M, G or T
- * (either case) for KiB, MiB, GiB or TiB. Nothing else may follow.
+ * Leading white space is skipped. The number is read as by strtoull() with
+ * base 0: hexadecimal after "0x", octal after a leading "0" ("0200" is
+ * 128), decimal otherwise. One space may separate it from a suffix K, M,
+ * G, T, P or E (either case) that multiplies it by 2^10 ... 2^60; what
+ * follows the suffix, or a number without one, is ignored ("3MB" is 3
+ * MiB).
  *
  * @param str
- *   The string; it must start with a digit.
+ *   The string.
  * @return
- *   The size in bytes, or 0 if @p str is NULL, is not such a string, or
- *   gives a size that does not fit in 64 bits.
+ *   The size in bytes, or 0 if @p str is NULL, is negative, has no
+ *   number, or gives a size that does not fit in 64 bits (DPDK returns
+ *   the value truncated to 64 bits then).
  */
 uint64_t rte_str_to_size(const char *str);
 
