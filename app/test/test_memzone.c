@@ -145,9 +145,10 @@ zone_check(const struct rte_memzone *mz, const char *name, size_t len,
 			rte_strerror(rte_errno));
 	TEST_ASSERT_EQUAL(strcmp(mz->name, name), 0, "name '%s', not '%s'",
 			mz->name, name);
+	/* As DPDK: the length reserved, in whole cache lines. */
 	if (len != 0)
-		TEST_ASSERT_EQUAL(mz->len, len, "%s: len %zu, asked %zu", name,
-				mz->len, len);
+		TEST_ASSERT_EQUAL(mz->len, RTE_CACHE_LINE_ROUNDUP(len),
+				"%s: len %zu, asked %zu", name, mz->len, len);
 	TEST_ASSERT(mz->len > 0, "%s: len 0", name);
 	TEST_ASSERT_EQUAL(mz->flags, flags, "%s: flags 0x%x, asked 0x%x", name,
 			mz->flags, flags);
@@ -456,7 +457,7 @@ test_memzone_fill_table(void)
 		snprintf(name, sizeof(name), "mz_fill_%u", i);
 		TEST_ASSERT(rte_memzone_lookup(name) == fill.mz[i],
 				"lookup of %s", name);
-		TEST_ASSERT(fill.mz[i]->len == 1 &&
+		TEST_ASSERT(fill.mz[i]->len == CL &&
 						fill.mz[i]->addr_64 % CL == 0,
 				"%s: len %zu addr %p", name, fill.mz[i]->len,
 				fill.mz[i]->addr);
@@ -476,15 +477,20 @@ test_memzone_too_big(void)
 	uint64_t mem = rte_eal_get_physmem_size();
 	unsigned int before = mz_count();
 
+	/* As DPDK: EINVAL when the length cannot round up to a line. */
 	ASSERT_MZ_FAILS(rte_memzone_reserve("mz_test_big", (size_t)-1,
 					SOCKET_ID_ANY, 0),
-			ENOMEM, "len SIZE_MAX");
+			EINVAL, "len SIZE_MAX");
+	ASSERT_MZ_FAILS(rte_memzone_reserve("mz_test_big", (size_t)-1 - 62,
+					SOCKET_ID_ANY, 0),
+			EINVAL, "len SIZE_MAX - 62");
 	ASSERT_MZ_FAILS(rte_memzone_reserve("mz_test_big", (size_t)-1 - 63,
 					SOCKET_ID_ANY, 0),
 			ENOMEM, "len SIZE_MAX - 63");
-	ASSERT_MZ_FAILS(rte_memzone_reserve_aligned("mz_test_big", (size_t)-1,
-					SOCKET_ID_ANY, 0, 4096),
-			ENOMEM, "len SIZE_MAX, aligned");
+	ASSERT_MZ_FAILS(rte_memzone_reserve_aligned("mz_test_big",
+					(size_t)-1 - 4095, SOCKET_ID_ANY, 0,
+					4096),
+			ENOMEM, "len SIZE_MAX - 4095, aligned");
 	ASSERT_MZ_FAILS(rte_memzone_reserve("mz_test_big", (size_t)512 << 30,
 					SOCKET_ID_ANY, 0),
 			ENOMEM, "len 512 GiB");
@@ -966,7 +972,8 @@ mt_round(struct mt_state *st, unsigned int lcore, unsigned int round)
 	mz = rte_memzone_reserve_aligned(name, len, SOCKET_ID_ANY, 0, align);
 	TEST_ASSERT_NOT_NULL(mz, "lcore %u: reserve %s: %s", lcore, name,
 			rte_strerror(rte_errno));
-	TEST_ASSERT(mz->len == len && strcmp(mz->name, name) == 0 &&
+	TEST_ASSERT(mz->len == RTE_CACHE_LINE_ROUNDUP(len) &&
+					strcmp(mz->name, name) == 0 &&
 					mz->addr_64 % RTE_MAX(align, (unsigned int)CL) ==
 							0,
 			"lcore %u: %s has len %zu addr %p", lcore, mz->name,

@@ -49,11 +49,26 @@ malloc_mz_table_init(struct malloc_mz_table *t)
 	unsigned int i;
 
 	memset(t->bucket, 0xff, sizeof(t->bucket));
-	/* Entry 0 on top: zones fill the table from its start. */
+	memset(t->free_mask, 0, sizeof(t->free_mask));
 	for (i = 0; i < RTE_MAX_MEMZONE; i++)
-		t->free_stack[i] = (uint16_t)(RTE_MAX_MEMZONE - 1 - i);
+		t->free_mask[i / 64] |= 1ULL << (i % 64);
 	t->n_free = RTE_MAX_MEMZONE;
 	t->n_used = 0;
+}
+
+/* Take the lowest free entry; the table must have one. */
+static uint16_t
+mz_take_entry(struct malloc_mz_table *t)
+{
+	unsigned int w = 0;
+	uint32_t bit;
+
+	while (t->free_mask[w] == 0)
+		w++;
+	bit = rte_ctz64(t->free_mask[w]);
+	t->free_mask[w] &= ~(1ULL << bit);
+	t->n_free--;
+	return (uint16_t)(w * 64 + bit);
 }
 
 static unsigned int
@@ -106,6 +121,9 @@ mz_check_args(const char *name, size_t len, int socket, unsigned int flags,
 		unsigned int align, unsigned int bound)
 {
 	if (name == NULL || name[0] == '\0')
+		return EINVAL;
+	/* As DPDK: a length that cannot be rounded to a cache line. */
+	if (len > SIZE_MAX - RTE_CACHE_LINE_MASK)
 		return EINVAL;
 	if (strnlen(name, RTE_MEMZONE_NAMESIZE) == RTE_MEMZONE_NAMESIZE)
 		return ENAMETOOLONG;
@@ -214,7 +232,8 @@ mz_reserve_locked(struct rte_mem_config *mcfg, const char *name, size_t len,
 	struct malloc_heap *heaps[RTE_MAX_NUMA_NODES], *heap = NULL;
 	uint64_t sizes[RTE_DIM(mz_page_flags)];
 	struct malloc_req req = {
-		.user_size = len,
+		/* The whole reported length is the caller's (ASan). */
+		.user_size = RTE_CACHE_LINE_ROUNDUP(len),
 		.size = RTE_CACHE_LINE_ROUNDUP(len),
 		.align = RTE_MAX(align, (unsigned int)RTE_CACHE_LINE_SIZE),
 		.bound = bound,
@@ -260,13 +279,14 @@ mz_reserve_locked(struct rte_mem_config *mcfg, const char *name, size_t len,
 		rte_errno = ENOMEM;
 		return NULL;
 	}
-	idx = t->free_stack[--t->n_free];
+	idx = mz_take_entry(t);
 	mz = &t->zones[idx];
 	memset(mz, 0, sizeof(*mz));
 	strcpy(mz->name, name);
 	mz->addr = p;
 	mz->iova = malloc_heap_virt2iova(mcfg, p);
-	mz->len = req.user_size;
+	/* DPDK reports the length it reserved: whole cache lines. */
+	mz->len = req.size;
 	mz->hugepage_sz = rte_mem_virt2memseg_list(p)->page_sz;
 	mz->socket_id = heap->socket_id;
 	mz->flags = flags;
@@ -351,7 +371,8 @@ rte_memzone_free(const struct rte_memzone *mz)
 		malloc_heap_free(mcfg, heap, mz->addr);
 		mz_unchain(t, (uint16_t)idx);
 		memset(&t->zones[idx], 0, sizeof(t->zones[idx]));
-		t->free_stack[t->n_free++] = (uint16_t)idx;
+		t->free_mask[idx / 64] |= 1ULL << (idx % 64);
+		t->n_free++;
 		t->n_used--;
 	}
 	rte_rwlock_write_unlock(&mcfg->mlock);

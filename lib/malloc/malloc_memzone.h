@@ -20,12 +20,16 @@
 #define MALLOC_MZ_BUCKETS 4096 /* power of two, > RTE_MAX_MEMZONE */
 #define MALLOC_MZ_NONE UINT16_MAX
 
+#define MALLOC_MZ_WORDS ((RTE_MAX_MEMZONE + 63) / 64)
+
 struct malloc_mz_table {
 	struct rte_memzone zones[RTE_MAX_MEMZONE]; /* name[0] == 0: free */
 	uint16_t bucket[MALLOC_MZ_BUCKETS]; /* first entry per name hash */
 	uint16_t chain[RTE_MAX_MEMZONE]; /* next entry with the same hash */
-	uint16_t free_stack[RTE_MAX_MEMZONE]; /* free entries, top last */
-	uint32_t n_free; /* entries on free_stack */
+	/* Bit i set: entry i is free. The lowest free entry is taken, as in
+	 * DPDK, whose tests compare descriptor addresses. */
+	uint64_t free_mask[MALLOC_MZ_WORDS];
+	uint32_t n_free; /* bits set in free_mask */
 	uint32_t n_used; /* reserved memzones */
 };
 
