@@ -10,6 +10,9 @@
  * The per-thread error number that rte_* functions set on failure.
  */
 
+/* The E* values rte_errno is compared with, as with DPDK's headers. */
+#include <errno.h>
+
 #include <rte_per_lcore.h>
 
 #ifdef __cplusplus
