@@ -18,6 +18,8 @@
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=devtools/dpdk-source.sh
+. "$top/devtools/dpdk-source.sh"
 series=$top/dpdk/22.11
 work=${DPDK_SERIES_WORK:-$top/build-dpdk}
 huge=
@@ -124,48 +126,19 @@ dgit()
 		-c user.email=dev@rtemem.invalid "$@"
 }
 
-apt_private()
-{
-	local a=$work/apt
-
-	mkdir -p "$a/lists/partial"
-	# deb-src only, for this script: the machine's lists stay as they are.
-	cat > "$a/sources.list" <<-EOF
-	deb-src [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian bookworm main
-	deb-src [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian bookworm-updates main
-	deb-src [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian-security bookworm-security main
-	EOF
-	apt-get -q -o Dir::Etc::SourceList="$a/sources.list" \
-		-o Dir::Etc::SourceParts=/dev/null \
-		-o Dir::State::Lists="$a/lists" "$@"
-}
-
 cmd_fetch()
 {
-	local dl=$work/download dsc version
+	local version
 
 	if git -C "$(src)" rev-parse -q --verify "$BASE_TAG" > /dev/null 2>&1; then
 		log "DPDK source already in $(src) ($BASE_TAG)"
 		return 0
 	fi
-	command -v dpkg-source > /dev/null || die "dpkg-source is missing (apt-get install dpkg-dev)" 1
-	rm -rf "$dl" "$(src)"
-	mkdir -p "$dl"
-	apt_private update > "$work/apt-update.log" 2>&1 ||
-		{ cat "$work/apt-update.log"; die "apt-get update of the deb-src lists failed" 1; }
-	(cd "$dl" && apt_private source --download-only dpdk) \
-		> "$work/apt-source.log" 2>&1 ||
-		{ cat "$work/apt-source.log"; die "apt-get source dpdk failed" 1; }
-	dsc=$(ls "$dl"/dpdk_*.dsc)
-	version=$(sed -n 's/^Version: //p' "$dsc")
-	case "$version" in
-	"$DPDK_VERSION".*) ;;
-	*) die "Debian's DPDK is $version, the series is for $DPDK_VERSION" 1 ;;
-	esac
-	dpkg-source -q -x --no-check "$dsc" "$(src)" > /dev/null
-	# quilt's state is not DPDK's; the rest is, hidden files too
-	# (.mailmap), although DPDK's .gitignore ignores them.
-	rm -rf "$(src)/.pc"
+	rm -rf "$(src)"
+	dpdk_source_fetch "$work" "$(src)" || die "cannot get DPDK's source" 1
+	version=$(dpkg-parsechangelog -l "$(src)/debian/changelog" -S Version)
+	# Hidden files are DPDK's too (.mailmap), although DPDK's
+	# .gitignore ignores them.
 	git -C "$(src)" init -q -b "$BASE_TAG-branch"
 	dgit add -A -f
 	dgit commit -q -m "DPDK $version (Debian source package)"
