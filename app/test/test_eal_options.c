@@ -162,10 +162,15 @@ test_return_counts(void)
 	TEST_ASSERT_EQUAL(PARSE("--in-memory", "--", "--", "x"), 2, "two --");
 	TEST_ASSERT_EQUAL(PARSE("--huge-dir", "/mnt", "--no-huge", "--", "x"),
 			4, "mixed");
-	/* An optional value never comes from the next argument. */
-	TEST_ASSERT_EQUAL(PARSE("--huge-unlink", "never"), 1, "optional");
+	/*
+	 * An optional value never comes from the next argument, and a next
+	 * argument that is one of its values is a typo (test_huge_unlink_bad).
+	 */
+	TEST_ASSERT_EQUAL(PARSE("--huge-unlink", "app"), 1, "optional");
 	TEST_ASSERT_EQUAL(opts.huge_unlink_given, 1U << EAL_HUGE_UNLINK_ALWAYS,
 			"bare --huge-unlink");
+	TEST_ASSERT_EQUAL(PARSE("--huge-unlink", "--", "never"), 2,
+			"a value after --");
 	/* A required value may look like an option. */
 	TEST_ASSERT_EQUAL(PARSE("--huge-dir", "--in-memory"), 2, "required");
 	TEST_ASSERT(strcmp(opts.huge_dir, "--in-memory") == 0 &&
@@ -539,6 +544,10 @@ test_huge_unlink_forms(void)
 }
 
 #define HU_EXPECT "expected existing, always or never"
+#define HU_SPACE(v) \
+	"option --huge-unlink takes its value after '=': write " \
+	"--huge-unlink=" v " (a separate '" v "' would be the " \
+	"application's argument, and --huge-unlink alone means always)"
 
 static int
 test_huge_unlink_bad(void)
@@ -554,6 +563,11 @@ test_huge_unlink_bad(void)
 				"invalid value 'never ' for --huge-unlink: " HU_EXPECT },
 		{ { "--huge-unlink=al" },
 				"invalid value 'al' for --huge-unlink: " HU_EXPECT },
+		{ { "--huge-unlink", "never" }, HU_SPACE("never") },
+		{ { "--huge-unlink", "always" }, HU_SPACE("always") },
+		{ { "--huge-unlink", "existing" }, HU_SPACE("existing") },
+		{ { "-m", "64", "--huge-unlink", "never", "app" },
+				HU_SPACE("never") },
 	};
 
 	return CHECK_BAD(cases);

@@ -83,6 +83,11 @@ static const char *const huge_unlink_names[] = {
 	[EAL_HUGE_UNLINK_NEVER] = "never",
 };
 
+/* What an option with an optional value means without one. */
+static const char *const opt_bare[EAL_OPT_COUNT] = {
+	[EAL_OPT_HUGE_UNLINK] = "always",
+};
+
 /* The option being parsed, for handlers and their messages. */
 struct opt_ctx {
 	enum eal_option_id id; /* which option */
@@ -323,6 +328,24 @@ opt_huge_unlink(struct eal_options *opts, const struct opt_ctx *ctx)
 		}
 	}
 	return bad_form(ctx);
+}
+
+/*
+ * Whether @p s is a value of the option @p id, which takes its value
+ * only after '=': then "--opt VALUE" is a typo for "--opt=VALUE", which
+ * would otherwise run silently in another mode.
+ */
+static bool
+opt_value_known(enum eal_option_id id, const char *s)
+{
+	unsigned int mode;
+
+	if (id != EAL_OPT_HUGE_UNLINK)
+		return false;
+	for (mode = 0; mode < RTE_DIM(huge_unlink_names); mode++)
+		if (strcmp(s, huge_unlink_names[mode]) == 0)
+			return true;
+	return false;
 }
 
 static int
@@ -617,6 +640,16 @@ opt_split(int argc, char *const argv[], int *i, struct opt_ctx *ctx,
 	if (ctx->value == NULL && opt_defs[ctx->id].arg == EAL_ARG_REQUIRED &&
 			*i < argc && argv[*i] != NULL)
 		ctx->value = argv[(*i)++];
+	if (ctx->value == NULL && opt_defs[ctx->id].arg == EAL_ARG_OPTIONAL &&
+			*i < argc && argv[*i] != NULL &&
+			opt_value_known(ctx->id, argv[*i]))
+		return set_err(ctx->err, ctx->err_len,
+				"option --%s takes its value after '=': write "
+				"--%s=%s (a separate '%s' would be the "
+				"application's argument, and --%s alone means %s)",
+				opt_defs[ctx->id].name, opt_defs[ctx->id].name,
+				argv[*i], argv[*i], opt_defs[ctx->id].name,
+				opt_bare[ctx->id]);
 	return 0;
 }
 
