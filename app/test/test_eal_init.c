@@ -14,6 +14,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mount.h>
+#include <unistd.h>
 
 #include <rte_eal.h>
 #include <rte_errno.h>
@@ -77,6 +79,15 @@ static const struct init_fail init_fails[] = {
 	{ { "-m", "100000", NULL },
 			"EAL: not enough hugepages on node 0: -m asks for 100000 MB",
 			"Cannot allocate memory", false },
+	{ { "--huge-unlink", "never", NULL },
+			"EAL: option --huge-unlink takes its value after '=': write --huge-unlink=never",
+			"Invalid argument", false },
+	{ { "--socket-limit=1K", NULL },
+			"EAL: --socket-limit: the limit 1 KB on NUMA node 0 is below one 2048 kB hugepage, so the heap could never grow: give at least 2048K, or 0 for no limit\n",
+			"Invalid argument", false },
+	{ { "--socket-mem=0,0,0,0,0,0,0,64", NULL },
+			"EAL: --socket-mem asks for 64 MB on NUMA node 7, which this machine does not have",
+			"Invalid argument", false },
 	{ { "--file-prefix=a/b", NULL },
 			"EAL: invalid value 'a/b' for --file-prefix: the character '/' is not allowed",
 			"Invalid argument", false },
@@ -152,6 +163,43 @@ test_init_huge_dir(void)
 	return TEST_SUCCESS;
 }
 
+/*
+ * Out of pages because of a mount's size=, not the pool: the message says
+ * so. The mount is the test's own, of 2 pages, under /tmp.
+ */
+static int
+test_init_mount_size(void)
+{
+	char dir[] = "/tmp/rtemem-size-XXXXXX", dir_arg[64];
+	const char *const args[] = { dir_arg, "--file-prefix=mountsize", "-m",
+		"8", NULL };
+	struct test_child_result res;
+	int ret;
+
+	if (geteuid() != 0) {
+		printf("not root: cannot mount a hugetlbfs of its own\n");
+		return TEST_SKIPPED;
+	}
+	TEST_ASSERT_NOT_NULL(mkdtemp(dir), "mkdtemp");
+	if (mount("nodev", dir, "hugetlbfs", 0, "pagesize=2M,size=4M") != 0) {
+		rmdir(dir);
+		return test_skip_hugepages("cannot mount a 2 MB hugetlbfs");
+	}
+	snprintf(dir_arg, sizeof(dir_arg), "--huge-dir=%s", dir);
+	ret = test_child_run(NULL, args, &res);
+	test_dir_clear(dir);
+	umount(dir);
+	rmdir(dir);
+	TEST_ASSERT_SUCCESS(ret, "child");
+	TEST_ASSERT_EQUAL(res.exit_code, TEST_CHILD_INIT_FAILED, "exit %d: %s",
+			res.exit_code, res.output);
+	TEST_ASSERT_STR_CONTAINS(res.output,
+			"is mounted with size= for 2 pages", "mount limit");
+	TEST_ASSERT_STR_CONTAINS(
+			res.output, "more needed: remount it", "what to do");
+	return TEST_SUCCESS;
+}
+
 static int
 test_init_help(void)
 {
@@ -199,6 +247,7 @@ static struct unit_test_suite eal_init_suite = {
 	.unit_test_cases = {
 		TEST_CASE(test_init_failures),
 		TEST_CASE(test_init_huge_dir),
+		TEST_CASE(test_init_mount_size),
 		TEST_CASE(test_init_help),
 		TEST_CASE(test_init_args),
 		TEST_CASE(test_init_twice),

@@ -441,6 +441,109 @@ test_huge_dir_hugetlbfs_subdir(void)
 	return rc;
 }
 
+/*
+ * The mount chosen for a size is the first the user owns, else the first
+ * one; with --huge-unlink=never another user's mount is refused. The
+ * mounts are listed in a copy of the first_mount_wins fixture; "another
+ * user's" directory is / for a user other than root, and a directory
+ * given to uid 65534 for root.
+ */
+static char owner_root[PATH_MAX];
+static char owner_mine[PATH_MAX];
+static char owner_other[PATH_MAX];
+
+static int
+owner_setup(void)
+{
+	char cmd[PATH_MAX * 2 + 32];
+
+	TEST_ASSERT_SUCCESS(tmp_setup(), "tmp");
+	snprintf(owner_root, sizeof(owner_root), "%s/root", tmp_dir);
+	snprintf(owner_mine, sizeof(owner_mine), "%s/mine", tmp_dir);
+	snprintf(owner_other, sizeof(owner_other), "%s/other", tmp_dir);
+	snprintf(cmd, sizeof(cmd), "cp -r %s %s", FIXTURE("first_mount_wins"),
+			owner_root);
+	TEST_ASSERT_SUCCESS(system(cmd), "%s", cmd);
+	TEST_ASSERT_SUCCESS(mkdir(owner_mine, 0700), "mkdir");
+	if (geteuid() != 0) {
+		strcpy(owner_other, "/");
+		return TEST_SUCCESS;
+	}
+	TEST_ASSERT_SUCCESS(mkdir(owner_other, 0755), "mkdir");
+	TEST_ASSERT_SUCCESS(chown(owner_other, 65534, 65534), "chown");
+	return TEST_SUCCESS;
+}
+
+static void
+owner_teardown(void)
+{
+	char cmd[PATH_MAX + 16];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", owner_root);
+	if (system(cmd) != 0)
+		printf("cannot remove %s\n", owner_root);
+	rmdir(owner_mine);
+	if (strcmp(owner_other, "/") != 0)
+		rmdir(owner_other);
+	tmp_teardown();
+}
+
+/* Write the fixture's proc/mounts: one 2 MB hugetlbfs per directory. */
+static int
+owner_mounts(const char *first, const char *second)
+{
+	char path[PATH_MAX + 16];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/proc/mounts", owner_root);
+	f = fopen(path, "w");
+	TEST_ASSERT_NOT_NULL(f, "%s: %s", path, strerror(errno));
+	fprintf(f, "nodev %s hugetlbfs rw,pagesize=2M 0 0\n", first);
+	if (second != NULL)
+		fprintf(f, "nodev %s hugetlbfs rw,pagesize=2M 0 0\n", second);
+	TEST_ASSERT_SUCCESS(fclose(f), "fclose");
+	return TEST_SUCCESS;
+}
+
+static int
+test_mount_owner(void)
+{
+	struct eal_hugepage_info hpi;
+	char err[512] = "";
+
+	CHECK(owner_mounts(owner_other, owner_mine));
+	READ_OK(owner_root, NULL, &hpi);
+	ASSERT_STR_EQ(hpi.sizes[0].dir, owner_mine);
+	TEST_ASSERT(hpi.sizes[0].dir_uid == (int64_t)geteuid() &&
+					hpi.sizes[0].dir_mode == 0700 &&
+					!hpi.sizes[0].dir_given,
+			"owner %" PRId64 " mode %o", hpi.sizes[0].dir_uid,
+			hpi.sizes[0].dir_mode);
+	TEST_ASSERT_SUCCESS(
+			eal_hugepage_info_check_owner(&hpi, err, sizeof(err)),
+			"own mount refused: %s", err);
+
+	CHECK(owner_mounts(owner_mine, owner_other));
+	READ_OK(owner_root, NULL, &hpi);
+	ASSERT_STR_EQ(hpi.sizes[0].dir, owner_mine);
+
+	CHECK(owner_mounts(owner_other, NULL));
+	READ_OK(owner_root, NULL, &hpi);
+	ASSERT_STR_EQ(hpi.sizes[0].dir, owner_other);
+	TEST_ASSERT_EQUAL(eal_hugepage_info_check_owner(&hpi, err, sizeof(err)),
+			-EACCES, "another user's mount accepted");
+	TEST_ASSERT(strstr(err, "belongs to uid") != NULL &&
+					strstr(err, owner_other) != NULL &&
+					strstr(err, "--huge-dir") != NULL,
+			"message: %s", err);
+	/* Named with --huge-dir, it is the user's choice. */
+	hpi.sizes[0].dir_given = true;
+	TEST_ASSERT_SUCCESS(
+			eal_hugepage_info_check_owner(&hpi, err, sizeof(err)),
+			"--huge-dir refused");
+	return TEST_SUCCESS;
+}
+
 static struct unit_test_suite hugepage_info_suite = {
 	.suite_name = "hugepage info",
 	.setup = NULL,
@@ -460,6 +563,8 @@ static struct unit_test_suite hugepage_info_suite = {
 					test_huge_dir_not_dir),
 			TEST_CASE(test_huge_dir_not_hugetlbfs),
 			TEST_CASE(test_huge_dir_hugetlbfs_subdir),
+			TEST_CASE_ST(owner_setup, owner_teardown,
+					test_mount_owner),
 			TEST_CASES_END() }
 };
 

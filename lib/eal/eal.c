@@ -110,8 +110,15 @@ eal_discover(struct eal_context *ctx, char *err)
 			"/", opts->huge_dir, &ctx->hpi, err, EAL_ERR_LEN);
 	if (ret < 0)
 		return ret;
-	return eal_hugepage_info_usable(
+	ret = eal_hugepage_info_usable(
 			&ctx->hpi, !opts->in_memory, err, EAL_ERR_LEN);
+	if (ret < 0 || opts->in_memory)
+		return ret;
+	eal_hugepage_info_log_dirs(&ctx->hpi);
+	if (opts->huge_unlink == EAL_HUGE_UNLINK_NEVER)
+		ret = eal_hugepage_info_check_owner(
+				&ctx->hpi, err, EAL_ERR_LEN);
+	return ret;
 }
 
 int

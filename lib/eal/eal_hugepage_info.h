@@ -29,6 +29,9 @@ struct eal_hugepage_size {
 	uint32_t free; /* free_hugepages - resv_hugepages */
 	uint32_t free_per_node[RTE_MAX_NUMA_NODES]; /* free_hugepages of node */
 	char dir[PATH_MAX]; /* mount (or --huge-dir); "" if none */
+	int64_t dir_uid; /* owner of dir; -1 if it could not be read */
+	uint32_t dir_mode; /* its permission bits */
+	bool dir_given; /* dir is the --huge-dir, not a mount found */
 };
 
 /* What the machine offers. Sizes are sorted from the largest down. */
@@ -50,8 +53,9 @@ struct eal_hugepage_info {
  * @param root
  *   "/" in production, a fixture tree in tests; NULL means "/".
  * @param huge_dir
- *   --huge-dir, or NULL/"": then the first hugetlbfs mount of each size
- *   (in /proc/mounts order) is used. A --huge-dir must exist, be a
+ *   --huge-dir, or NULL/"": then for each size the first hugetlbfs mount
+ *   (in /proc/mounts order) that the effective user owns is used, else
+ *   the first one. A --huge-dir must exist, be a
  *   directory on hugetlbfs (statfs), and only its page size gets a dir.
  * @return
  *   0, or a negative errno with one line in @p err: -ENOENT (huge_dir
@@ -73,5 +77,34 @@ int eal_hugepage_info_read(const char *root, const char *huge_dir,
  */
 int eal_hugepage_info_usable(const struct eal_hugepage_info *hpi,
 		bool need_mount, char *err, size_t err_len);
+
+/*
+ * Say which limit stopped the mapping of @p needed more pages of
+ * @p hs->page_sz, as read now: the mount's size= (when @p hs->dir is
+ * used, that is with hugepage files), the pool (free_hugepages minus
+ * resv_hugepages), or, when both have room, a hugetlb cgroup limit. Each
+ * with the free and needed page counts and what to do. Writes one clause
+ * without a newline to @p buf.
+ */
+void eal_hugepage_shortage_describe(const struct eal_hugepage_size *hs,
+		bool files, uint32_t needed, char *buf, size_t len);
+
+/*
+ * Log at INFO level, for each page size with pages reserved, the
+ * directory its files go to, with its owner and mode.
+ */
+void eal_hugepage_info_log_dirs(const struct eal_hugepage_info *hpi);
+
+/*
+ * With --huge-unlink=never the files a process keeps must stay its own:
+ * refuse a mount found in /proc/mounts that another user owns (or whose
+ * owner cannot be read). A --huge-dir is the user's explicit choice and
+ * is not checked here.
+ *
+ * @return 0, or -EACCES with a line in @p err naming the mount, its
+ *   owner and what to do.
+ */
+int eal_hugepage_info_check_owner(
+		const struct eal_hugepage_info *hpi, char *err, size_t err_len);
 
 #endif /* _EAL_HUGEPAGE_INFO_H_ */

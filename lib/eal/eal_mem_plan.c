@@ -119,10 +119,44 @@ plan_fail(const struct eal_mem *mem, int node, uint64_t asked, uint64_t unmet,
 	plan_describe(mem, node, avail, sizeof(avail));
 	snprintf(err, err_len,
 			"not enough hugepages on node %d: %s asks for %" PRIu64
-			" MB, %" PRIu64 " MB short (%s)",
+			" MB, %" PRIu64
+			" MB short (the pool has %s): raise the "
+			"pool (nr_hugepages) or ask for less",
 			node, mem->opts->n_socket_mem ? "--socket-mem" : "-m",
 			asked >> 20, (unmet + (1 << 20) - 1) >> 20, avail);
 	return -ENOMEM;
+}
+
+/* Whether the machine has NUMA node @p node (with memory). */
+static bool
+plan_node_exists(const struct eal_mem *mem, int node)
+{
+	unsigned int i;
+
+	for (i = 0; i < mem->hpi->n_nodes; i++)
+		if (mem->hpi->node_ids[i] == node)
+			return true;
+	return false;
+}
+
+static int
+plan_no_node(const struct eal_mem *mem, unsigned int node, char *err,
+		size_t err_len)
+{
+	char nodes[128];
+	size_t off = 0;
+	unsigned int i;
+
+	nodes[0] = '\0';
+	for (i = 0; i < mem->hpi->n_nodes && off < sizeof(nodes); i++)
+		off += snprintf(nodes + off, sizeof(nodes) - off, "%s%d",
+				i ? "," : "", mem->hpi->node_ids[i]);
+	snprintf(err, err_len,
+			"--socket-mem asks for %" PRIu64 " MB on NUMA node %u, "
+			"which this machine does not have (nodes with memory: "
+			"%s)",
+			mem->opts->socket_mem[node] >> 20, node, nodes);
+	return -EINVAL;
 }
 
 int
@@ -139,6 +173,8 @@ eal_mem_plan_requested(const struct eal_mem *mem, struct eal_mem_plan *plan,
 
 		if (opts->socket_mem[i] == 0)
 			continue;
+		if (!plan_node_exists(mem, (int)i))
+			return plan_no_node(mem, i, err, err_len);
 		unmet = plan_node(mem, plan, (int)i, opts->socket_mem[i]);
 		if (unmet > 0)
 			return plan_fail(mem, (int)i, opts->socket_mem[i],
@@ -180,9 +216,11 @@ eal_mem_plan_all(const struct eal_mem *mem, struct eal_mem_plan *plan,
 }
 
 static int
-plan_map_one(struct eal_mem *mem, uint64_t page_sz, int node, uint32_t n,
-		char *err, size_t err_len)
+plan_map_one(struct eal_mem *mem, const struct eal_hugepage_size *hs, int node,
+		uint32_t n, char *err, size_t err_len)
 {
+	uint64_t page_sz = hs->page_sz;
+	char why[384] = "";
 	struct rte_memseg **ms = malloc(n * sizeof(*ms));
 	uint32_t done = 0, i;
 	int ret = 0;
@@ -199,14 +237,15 @@ plan_map_one(struct eal_mem *mem, uint64_t page_sz, int node, uint32_t n,
 		done += (uint32_t)ret;
 	}
 	free(ms);
+	if (ret == -ENOMEM)
+		eal_hugepage_shortage_describe(hs, mem->policy != NULL,
+				n - done, why, sizeof(why));
 	if (ret < 0)
 		snprintf(err, err_len,
 				"cannot map %u pages of %" PRIu64
-				" kB on node %d (%u mapped): %s%s",
+				" kB on node %d (%u mapped): %s%s%s",
 				n, page_sz >> 10, node, done, strerror(-ret),
-				ret == -ENOMEM ?
-						" (hugepage pool or hugetlb cgroup limit exhausted)" :
-						"");
+				why[0] != '\0' ? ": " : "", why);
 	return ret < 0 ? ret : 0;
 }
 
@@ -221,9 +260,8 @@ eal_mem_plan_map(struct eal_mem *mem, const struct eal_mem_plan *plan,
 		for (node = 0; node < RTE_MAX_NUMA_NODES; node++) {
 			if (plan->pages[s][node] == 0)
 				continue;
-			ret = plan_map_one(mem, mem->hpi->sizes[s].page_sz,
-					node, plan->pages[s][node], err,
-					err_len);
+			ret = plan_map_one(mem, &mem->hpi->sizes[s], node,
+					plan->pages[s][node], err, err_len);
 			if (ret < 0)
 				return ret;
 		}

@@ -482,12 +482,32 @@ read_default_size(const char *root, uint64_t *sz, char *err, size_t len)
 	return rc < 0 ? read_failed(err, len, path, rc) : 0;
 }
 
-/* Give a /proc/mounts line's mount to its page size, if it has none yet. */
+/* Note the owner and mode of @p hs->dir; -1 if it cannot be read. */
+static void
+dir_owner_read(struct eal_hugepage_size *hs)
+{
+	struct stat st;
+
+	hs->dir_uid = -1;
+	hs->dir_mode = 0;
+	if (stat(hs->dir, &st) == 0) {
+		hs->dir_uid = st.st_uid;
+		hs->dir_mode = st.st_mode & 07777;
+	}
+}
+
+/*
+ * Give a /proc/mounts line's mount to its page size: the first mount the
+ * effective user owns, else the first one. Another user's mount comes
+ * last because what rtemem leaves there (kept files) would be at that
+ * user's mercy.
+ */
 static void
 mount_add(struct eal_hugepage_info *hpi, char *line)
 {
 	struct eal_hugepage_size *hs;
 	char *dir, *opts;
+	struct stat st;
 	uint64_t sz;
 
 	if (!mount_line_parse(line, &dir, &opts))
@@ -498,14 +518,20 @@ mount_add(struct eal_hugepage_info *hpi, char *line)
 		return;
 	}
 	hs = size_find(hpi, sz);
-	if (hs == NULL || hs->dir[0] != '\0')
+	if (hs == NULL)
+		return;
+	if (hs->dir[0] != '\0' && hs->dir_uid == (int64_t)geteuid())
 		return;
 	if (strlen(dir) >= sizeof(hs->dir)) {
 		EAL_LOG(WARNING, "hugetlbfs at %.64s... ignored: path too long",
 				dir);
 		return;
 	}
+	if (hs->dir[0] != '\0' &&
+			(stat(dir, &st) != 0 || st.st_uid != geteuid()))
+		return;
 	strcpy(hs->dir, dir);
+	dir_owner_read(hs);
 }
 
 static int
@@ -581,6 +607,8 @@ huge_dir_assign(struct eal_hugepage_info *hpi, const char *dir,
 		return;
 	}
 	strcpy(hs->dir, dir);
+	dir_owner_read(hs);
+	hs->dir_given = true;
 }
 
 static void
@@ -699,4 +727,101 @@ eal_hugepage_info_usable(const struct eal_hugepage_info *hpi, bool need_mount,
 	else
 		err_mount(reserved, err, err_len);
 	return -ENOENT;
+}
+
+void
+eal_hugepage_info_log_dirs(const struct eal_hugepage_info *hpi)
+{
+	const struct eal_hugepage_size *hs;
+	unsigned int i;
+
+	for (i = 0; i < hpi->n_sizes; i++) {
+		hs = &hpi->sizes[i];
+		if (hs->total == 0 || hs->dir[0] == '\0')
+			continue;
+		EAL_LOG(INFO,
+				"%" PRIu64
+				" kB hugepage files in %s (%s, owner "
+				"uid %" PRId64 ", mode %04" PRIo32 ")",
+				hs->page_sz / 1024, hs->dir,
+				hs->dir_given ? "--huge-dir" : "mount found",
+				hs->dir_uid, hs->dir_mode);
+	}
+}
+
+int
+eal_hugepage_info_check_owner(
+		const struct eal_hugepage_info *hpi, char *err, size_t err_len)
+{
+	const struct eal_hugepage_size *hs;
+	unsigned int i;
+
+	for (i = 0; i < hpi->n_sizes; i++) {
+		hs = &hpi->sizes[i];
+		if (hs->total == 0 || hs->dir[0] == '\0' || hs->dir_given ||
+				hs->dir_uid == (int64_t)geteuid())
+			continue;
+		set_err(err, err_len,
+				"--huge-unlink=never: the hugetlbfs at %s belongs to "
+				"uid %" PRId64
+				", not to you (uid %u), and the files "
+				"kept there would be at its owner's mercy: mount "
+				"one of your own, or name this one with --huge-dir",
+				hs->dir, hs->dir_uid, (unsigned int)geteuid());
+		return -EACCES;
+	}
+	return 0;
+}
+
+void
+eal_hugepage_shortage_describe(const struct eal_hugepage_size *hs, bool files,
+		uint32_t needed, char *buf, size_t len)
+{
+	uint64_t kb = hs->page_sz / 1024;
+	uint32_t total = 0, free_pages = 0, resv = 0;
+	struct statfs sfs;
+
+	if (files && statfs(hs->dir, &sfs) == 0 && sfs.f_blocks > 0 &&
+			sfs.f_bavail < needed) {
+		set_err(buf, len,
+				"the hugetlbfs at %s is mounted with size= for "
+				"%" PRIu64 " pages and has %" PRIu64
+				" free, %" PRIu32
+				" more needed: remount it with a larger size=",
+				hs->dir, (uint64_t)sfs.f_blocks,
+				(uint64_t)sfs.f_bavail, needed);
+		return;
+	}
+	if (read_size_file("/", kb, "nr_hugepages", &total, NULL, 0) < 0 ||
+			read_size_file("/", kb, "free_hugepages", &free_pages,
+					NULL, 0) < 0 ||
+			read_size_file("/", kb, "resv_hugepages", &resv, NULL,
+					0) < 0) {
+		set_err(buf, len,
+				"the %" PRIu64 " kB hugepage counts are "
+				"unreadable",
+				kb);
+		return;
+	}
+	free_pages -= RTE_MIN(resv, free_pages);
+	if (free_pages < needed) {
+		set_err(buf, len,
+				"the %" PRIu64 " kB hugepage pool has %" PRIu32
+				" free of %" PRIu32 ", %" PRIu32 " more needed "
+				"(other processes may hold the rest): raise it "
+				"with 'echo %" PRIu32
+				" > /sys/kernel/mm/hugepages/"
+				"hugepages-%" PRIu64 "kB/nr_hugepages'",
+				kb, free_pages, total, needed,
+				total + (needed - free_pages), kb);
+		return;
+	}
+	set_err(buf, len,
+			"the %" PRIu64 " kB hugepage pool has %" PRIu32
+			" free and %" PRIu32 " more are needed, so a limit of "
+			"this process's hugetlb cgroup is the likely cause "
+			"(hugetlb.%" PRIu64 "%s.max)",
+			kb, free_pages, needed,
+			kb >= 1024 * 1024 ? kb >> 20 : kb >> 10,
+			kb >= 1024 * 1024 ? "GB" : "MB");
 }
