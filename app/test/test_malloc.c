@@ -2153,6 +2153,66 @@ test_malloc_iova(void)
 	return TEST_SUCCESS;
 }
 
+/* ---- the log line of a failed allocation ---- */
+
+/* Run one failing allocation with MALLOC at DEBUG; check its line. */
+static int
+fail_log_check(size_t size, unsigned int align, int socket, const char *want)
+{
+	uint32_t level = (uint32_t)rte_log_get_level(RTE_LOGTYPE_MALLOC);
+	uint32_t global = rte_log_get_global_level();
+	FILE *old = rte_log_get_stream();
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	void *p;
+
+	TEST_ASSERT_NOT_NULL(f, "open_memstream");
+	rte_openlog_stream(f);
+	rte_log_set_global_level(RTE_LOG_DEBUG);
+	rte_log_set_level(RTE_LOGTYPE_MALLOC, RTE_LOG_DEBUG);
+	p = rte_malloc_socket(NULL, size, align, socket);
+	rte_log_set_level(RTE_LOGTYPE_MALLOC, level);
+	rte_log_set_global_level(global);
+	rte_openlog_stream(old);
+	fclose(f);
+	rte_free(p);
+	TEST_ASSERT(p == NULL, "%zu bytes on socket %d allocated", size,
+			socket);
+	TEST_ASSERT(buf != NULL && strstr(buf, want) != NULL,
+			"log \"%s\", expected \"%s\"", buf ? buf : "", want);
+	TEST_ASSERT(strchr(buf, '\n') == buf + strlen(buf) - 1,
+			"more than one line: \"%s\"", buf);
+	free(buf);
+	return TEST_SUCCESS;
+}
+
+static int
+test_malloc_fail_log(void)
+{
+	TEST_ASSERT_SUCCESS(
+			fail_log_check(0, 0, SOCKET_ID_ANY,
+					"MALLOC: allocation of 0 bytes (align "
+					"0) on socket -1 failed: size 0\n"),
+			"size 0");
+	TEST_ASSERT_SUCCESS(fail_log_check(64, 3, SOCKET_ID_ANY,
+					    "failed: alignment not a power of "
+					    "two\n"),
+			"align 3");
+	TEST_ASSERT_SUCCESS(
+			fail_log_check(64, 0, 20,
+					"allocation of 64 bytes (align 0) on "
+					"socket 20 failed: no heap has this "
+					"socket id\n"),
+			"socket 20");
+	TEST_ASSERT_SUCCESS(
+			fail_log_check((size_t)1 << 44, 0, SOCKET_ID_ANY,
+					"failed: it needs more pages than one "
+					"memseg list holds\n"),
+			"16 TiB");
+	return TEST_SUCCESS;
+}
+
 /* ---- dumps ---- */
 
 /* Run @p fn into a string; the caller frees it. */
@@ -3720,6 +3780,7 @@ static struct unit_test_suite malloc_suite = {
 		TEST_CASE(test_ext_heap_run_end),
 		TEST_CASE(test_malloc_sockets),
 		TEST_CASE(test_malloc_iova),
+		TEST_CASE(test_malloc_fail_log),
 		TEST_CASE(test_malloc_dump),
 		TEST_CASE(test_malloc_stress_mt),
 		TEST_CASE(test_malloc_validate_race),

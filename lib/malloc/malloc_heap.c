@@ -929,6 +929,48 @@ heap_grow_sizes(const struct malloc_heap *heap, const struct malloc_req *req,
 	return n;
 }
 
+/*
+ * The last growth failure of each thread: scratch for the log line of a
+ * failed allocation, like rte_errno.
+ */
+static RTE_DEFINE_PER_LCORE(const char *, grow_failure);
+
+const char *
+malloc_heap_grow_failure(void)
+{
+	const char *why = RTE_PER_LCORE(grow_failure);
+
+	return why != NULL ? why : "";
+}
+
+static const char *
+heap_grow_why(const struct malloc_heap *heap, unsigned int n_sizes, int ret)
+{
+	if (heap->external)
+		return "an external heap does not grow";
+	if (!eal_memalloc_can_grow())
+		return "the heap does not grow in this memory mode (legacy "
+		       "memory, --no-huge, or a limit reached at start)";
+	if (n_sizes == 0)
+		return "no page size of the heap's node fits the request";
+	switch (ret) {
+	case -EPERM:
+		return "a memory validator refused to grow the heap "
+		       "(--socket-limit, or rte_mem_alloc_validator_register())";
+	case -E2BIG:
+		return "it needs more pages than one memseg list holds";
+	case -ENOSPC:
+		return "the memseg lists have no free run of virtual address "
+		       "slots big enough";
+	case -ENOMEM:
+		return "no hugepage could be mapped (the pool, a mount's size= "
+		       "or a hugetlb cgroup limit; other processes may hold "
+		       "the pages)";
+	default:
+		return "mapping pages failed";
+	}
+}
+
 /* Map @p n pages of @p page_sz and add them. The hotplug lock is held. */
 static int
 heap_grow_pages(struct rte_mem_config *mcfg, struct malloc_heap *heap,
@@ -1004,11 +1046,14 @@ heap_grow(struct rte_mem_config *mcfg, struct malloc_heap *heap,
 	uint64_t sizes[MALLOC_MAX_PAGE_SIZES];
 	unsigned int n_sizes, i;
 	struct rte_memseg **ms;
-	int ret = -ENOMEM;
+	int ret = -E2BIG; /* until a size is tried */
 	uint64_t n;
 
-	if (heap->external || !eal_memalloc_can_grow())
+	RTE_PER_LCORE(grow_failure) = NULL;
+	if (heap->external || !eal_memalloc_can_grow()) {
+		RTE_PER_LCORE(grow_failure) = heap_grow_why(heap, 0, 0);
 		return NULL;
+	}
 	n_sizes = heap_grow_sizes(heap, req, sizes);
 	for (i = 0; i < n_sizes && ret < 0; i++) {
 		n = (need + sizes[i] - 1) / sizes[i];
@@ -1023,6 +1068,8 @@ heap_grow(struct rte_mem_config *mcfg, struct malloc_heap *heap,
 		rte_mcfg_mem_write_unlock();
 		free(ms);
 	}
+	if (ret < 0)
+		RTE_PER_LCORE(grow_failure) = heap_grow_why(heap, n_sizes, ret);
 	return ret == 0 ? added : NULL;
 }
 
@@ -1170,6 +1217,7 @@ void *
 malloc_heap_alloc(struct rte_mem_config *mcfg, struct malloc_heap *heap,
 		const struct malloc_req *req, bool *dirty)
 {
+	RTE_PER_LCORE(grow_failure) = NULL;
 	return malloc_heap_alloc_fill(mcfg, heap, req, dirty, NULL, -1, 0);
 }
 

@@ -155,6 +155,12 @@ malloc_heap_zero(struct malloc_heap *heap, void *data, size_t len)
 }
 
 /*
+ * Why the calling thread's last failed heap growth failed, for the log
+ * line of a failed allocation: "" if no growth was tried or it worked.
+ */
+const char *malloc_heap_grow_failure(void);
+
+/*
  * Allocate on @p heap, growing it if it may.
  *
  * @param dirty

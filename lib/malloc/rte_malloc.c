@@ -81,6 +81,17 @@ malloc_any_node(struct rte_mem_config *mcfg, const struct malloc_req *req,
 	return p;
 }
 
+/* The one DEBUG line of a failed allocation; @return NULL. */
+static void *
+malloc_failed(size_t size, unsigned int align, int socket, const char *why)
+{
+	RTE_LOG(DEBUG, MALLOC,
+			"allocation of %zu bytes (align %u) on socket %d failed: "
+			"%s\n",
+			size, align, socket, why);
+	return NULL;
+}
+
 /*
  * An allocation once the current slab did not serve it: @p cls is the
  * slab class it may still come from, or -1.
@@ -110,7 +121,11 @@ malloc_socket_any(struct rte_mem_config *mcfg, size_t size, unsigned int align,
 	}
 	if (!malloc_req_make(&req, size, align)) {
 		rte_errno = EINVAL;
-		return NULL;
+		return malloc_failed(size, align, socket,
+				size == 0 ? "size 0" :
+						(align & (align - 1)) != 0 ?
+					    "alignment not a power of two" :
+					    "size too large");
 	}
 	/* Without hugepages nodes mean nothing; external heaps still do. */
 	if (socket == SOCKET_ID_ANY ||
@@ -123,12 +138,18 @@ malloc_socket_any(struct rte_mem_config *mcfg, size_t size, unsigned int align,
 		heap = malloc_heap_of_socket(malloc_state_of(mcfg), socket);
 		if (heap == NULL) {
 			rte_errno = EINVAL;
-			return NULL;
+			return malloc_failed(size, align, socket,
+					"no heap has this socket id");
 		}
 		p = malloc_on_heap(mcfg, heap, &req, zero);
 	}
-	if (p == NULL)
+	if (p == NULL) {
 		rte_errno = ENOMEM;
+		return malloc_failed(size, align, socket,
+				malloc_heap_grow_failure()[0] != '\0' ?
+						malloc_heap_grow_failure() :
+						"no free block big enough");
+	}
 	return p;
 }
 
