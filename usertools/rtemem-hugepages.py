@@ -22,6 +22,7 @@ import os
 import re
 import shutil
 import signal
+import stat
 import subprocess
 import sys
 
@@ -500,7 +501,9 @@ def try_lock(path):
       process holds a lock, or (None, reason) if the file cannot be
       opened (the reason names the errno)."""
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
+        # O_NONBLOCK: a FIFO with a page file's name would block the open.
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK |
+                     os.O_CLOEXEC)
     except OSError as e:
         return None, e
     try:
@@ -672,6 +675,9 @@ def list_files(prefix, huge_dir):
 
 def remove_one(f, holders):
     """Remove f unless a process holds it: (removed, reason kept)."""
+    if not stat.S_ISREG(f.st.st_mode):
+        return False, "not a regular file (mode %o): not a page file, " \
+            "left as it is" % f.st.st_mode
     words = holders.of(f.st)
     fd, why = try_lock(f.path)
     if isinstance(why, PermissionError):
@@ -716,7 +722,7 @@ def take_prefix_lock(directory, prefix):
     while True:
         try:
             fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW |
-                         os.O_CLOEXEC, 0o600)
+                         os.O_NONBLOCK | os.O_CLOEXEC, 0o600)
         except PermissionError:
             raise need_root("removing files in " + directory) from None
         try:

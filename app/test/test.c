@@ -17,16 +17,39 @@
  */
 
 #include <errno.h>
+#include <grp.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <rte_eal.h>
 #include <rte_errno.h>
 
 #include "test.h"
+
+/*
+ * Run as the user of $RTEMEM_TEST_CHILD_UID (group the same number), for
+ * tests of what another user may do. @return 0, or -1 after saying why.
+ */
+static int
+child_switch_user(void)
+{
+	const char *s = getenv("RTEMEM_TEST_CHILD_UID");
+	unsigned long uid;
+
+	if (s == NULL)
+		return 0;
+	uid = strtoul(s, NULL, 10);
+	if (setgroups(0, NULL) != 0 || setgid((gid_t)uid) != 0 ||
+			setuid((uid_t)uid) != 0) {
+		printf("cannot become uid %lu: %s\n", uid, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
 
 static int
 child_main(const char *name, int argc, char **argv)
@@ -36,6 +59,8 @@ child_main(const char *name, int argc, char **argv)
 
 	test_env_set_args(argc, argv);
 	test_env_take_ready_fd();
+	if (child_switch_user() < 0)
+		return TEST_CHILD_INIT_FAILED;
 	if (name[0] != '\0') {
 		action = test_child_action_find(name);
 		if (action == NULL) {

@@ -86,10 +86,15 @@ struct eal_msl_local {
 				 * lists of its page size and node */
 	int fd; /* single file or memfd: the list's file; -1 otherwise */
 	bool fd_created; /* single file: this process created the file */
+	bool fd_anon; /* single file: a memfd serves the list, because the
+		       * entry with its file's name is not ours */
 	uint64_t *may_hold_data; /* single file: bit per slot whose file range
 				  * may hold earlier data; NULL otherwise */
 	int *seg_fds; /* file per page: descriptors opened on demand by
 		       * rte_memseg_get_fd(), -1 when closed; NULL until then */
+	uint64_t *anon_slots; /* file per page: bit per slot served by a
+			       * memfd because the entry with its file's
+			       * name is not ours; NULL until one is */
 };
 
 /* The memory layer of this process. */

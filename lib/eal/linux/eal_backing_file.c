@@ -19,6 +19,12 @@
  * A reused file (--huge-unlink=never) is dirty when it has a page
  * allocated (st_blocks > 0): a file that exists but was never faulted in
  * gives fresh, zeroed memory.
+ *
+ * When the entry with a page's file name is not a file of ours (another
+ * user's file, a FIFO, a directory, a link: see eal_hugefile.h), the page
+ * comes from a hugetlbfs memfd instead, whose descriptor stays open in
+ * seg_fds: the heap can use the slot, the entry is left alone, and the
+ * page is not kept for the next start.
  */
 
 #include <errno.h>
@@ -30,6 +36,7 @@
 
 #include <rte_common.h>
 
+#include "eal_bitmap.h"
 #include "eal_hugefile.h"
 #include "eal_log.h"
 #include "eal_mem.h"
@@ -51,14 +58,15 @@ file_path(const struct eal_mem *mem, unsigned int l, unsigned int idx,
  */
 static int
 file_open(const struct eal_mem *mem, const char *path, uint64_t page_sz,
-		bool *dirty)
+		bool *dirty, char *why, size_t why_len)
 {
 	uint64_t size = 0, allocated = 0;
 	bool created;
 	int fd, ret = 0;
 
 	*dirty = false;
-	fd = eal_hugefile_open_locked(path, mem->policy->reuse, &created);
+	fd = eal_hugefile_open_locked(
+			path, mem->policy->reuse, &created, why, why_len);
 	if (fd < 0)
 		return fd;
 	if (!created)
@@ -88,15 +96,91 @@ file_map_slot(const struct rte_memseg_list *msl, unsigned int idx, int fd)
 	return ret;
 }
 
+static bool
+file_is_anon(const struct eal_mem *mem, unsigned int l, unsigned int idx)
+{
+	const uint64_t *bm = mem->local[l].anon_slots;
+
+	return bm != NULL && eal_bitmap_get(bm, idx);
+}
+
+/* The list's table of page descriptors, all -1 at first. */
+static int
+file_seg_fds(struct eal_mem *mem, unsigned int l)
+{
+	struct eal_msl_local *loc = &mem->local[l];
+	unsigned int i, n = mem->mcfg->memsegs[l].n_segs;
+
+	if (loc->seg_fds != NULL)
+		return 0;
+	loc->seg_fds = malloc(n * sizeof(int));
+	if (loc->seg_fds == NULL)
+		return -ENOMEM;
+	for (i = 0; i < n; i++)
+		loc->seg_fds[i] = -1;
+	return 0;
+}
+
+/* Serve slot @p idx from a memfd: its file's name is taken. */
+static int
+file_map_anon(struct eal_mem *mem, unsigned int l, unsigned int idx)
+{
+	const struct rte_memseg_list *msl = &mem->mcfg->memsegs[l];
+	struct eal_msl_local *loc = &mem->local[l];
+	int fd, ret;
+
+	if (loc->anon_slots == NULL) {
+		loc->anon_slots = calloc(eal_bitmap_words(msl->n_segs),
+				sizeof(uint64_t));
+		if (loc->anon_slots == NULL)
+			return -ENOMEM;
+	}
+	ret = file_seg_fds(mem, l);
+	if (ret < 0)
+		return ret;
+	fd = eal_os_memfd_huge("rtemem_slot", msl->page_sz);
+	if (fd < 0)
+		return fd;
+	ret = eal_os_truncate(fd, msl->page_sz);
+	if (ret == 0)
+		ret = eal_os_allocate(fd, 0, msl->page_sz);
+	if (ret == 0)
+		ret = file_map_slot(msl, idx, fd);
+	if (ret < 0) {
+		eal_os_close(fd);
+		return ret == -ENOSPC ? -ENOMEM : ret;
+	}
+	loc->seg_fds[idx] = fd;
+	eal_bitmap_set_range(loc->anon_slots, idx, 1, true);
+	return 0;
+}
+
+/* Forget that slots [idx, idx + n) were served by memfds. */
+static void
+file_anon_clear(struct eal_mem *mem, unsigned int l, unsigned int idx,
+		unsigned int n)
+{
+	if (mem->local[l].anon_slots != NULL)
+		eal_bitmap_set_range(mem->local[l].anon_slots, idx, n, false);
+}
+
 static int
 file_map_one(struct eal_mem *mem, unsigned int l, unsigned int idx, bool *dirty)
 {
 	const struct rte_memseg_list *msl = &mem->mcfg->memsegs[l];
-	char path[PATH_MAX];
+	char path[PATH_MAX], why[64] = "";
 	int fd, ret;
 
 	file_path(mem, l, idx, path, sizeof(path));
-	fd = file_open(mem, path, msl->page_sz, dirty);
+	fd = file_open(mem, path, msl->page_sz, dirty, why, sizeof(why));
+	if (fd == -EPERM) {
+		EAL_LOG(WARNING,
+				"%s is %s, not a hugepage file of yours: left as "
+				"it is; its page comes from anonymous hugepage "
+				"memory this run and is not kept",
+				path, why);
+		return file_map_anon(mem, l, idx);
+	}
 	if (fd == -EBUSY)
 		EAL_LOG(ERR, "%s is in use by another process", path);
 	else if (fd < 0)
@@ -134,6 +218,12 @@ file_rollback(struct eal_mem *mem, unsigned int l, unsigned int idx,
 		return;
 	eal_os_va_unmap_keep(eal_msl_slot_addr(msl, idx), n * msl->page_sz);
 	for (i = 0; i < n; i++) {
+		if (file_is_anon(mem, l, idx + i)) {
+			eal_os_close(mem->local[l].seg_fds[idx + i]);
+			mem->local[l].seg_fds[idx + i] = -1;
+			file_anon_clear(mem, l, idx + i, 1);
+			continue;
+		}
 		if (dirty[i])
 			continue;
 		file_path(mem, l, idx + i, path, sizeof(path));
@@ -166,6 +256,8 @@ file_map(struct eal_mem *mem, unsigned int l, unsigned int idx, unsigned int n,
 	}
 	if (mem->policy->unlink_after_map) {
 		for (i = 0; i < n; i++) {
+			if (file_is_anon(mem, l, idx + i))
+				continue;
 			file_path(mem, l, idx + i, path, sizeof(path));
 			eal_os_unlink(path);
 		}
@@ -202,12 +294,13 @@ file_unmap(struct eal_mem *mem, unsigned int l, unsigned int idx,
 	if (ret < 0)
 		return ret;
 	file_close_fds(mem, l, idx, n);
-	if (!mem->policy->unlink_on_free)
-		return 0;
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < n && mem->policy->unlink_on_free; i++) {
+		if (file_is_anon(mem, l, idx + i))
+			continue;
 		file_path(mem, l, idx + i, path, sizeof(path));
 		eal_os_unlink(path);
 	}
+	file_anon_clear(mem, l, idx, n);
 	return 0;
 }
 
@@ -217,16 +310,11 @@ file_get_fd_locked(
 		struct eal_mem *mem, unsigned int l, unsigned int idx, int *fd)
 {
 	struct eal_msl_local *loc = &mem->local[l];
-	unsigned int i, n = mem->mcfg->memsegs[l].n_segs;
 	char path[PATH_MAX];
+	int ret = file_seg_fds(mem, l);
 
-	if (loc->seg_fds == NULL) {
-		loc->seg_fds = malloc(n * sizeof(int));
-		if (loc->seg_fds == NULL)
-			return -ENOMEM;
-		for (i = 0; i < n; i++)
-			loc->seg_fds[i] = -1;
-	}
+	if (ret < 0)
+		return ret;
 	if (loc->seg_fds[idx] < 0) {
 		file_path(mem, l, idx, path, sizeof(path));
 		loc->seg_fds[idx] = eal_os_open(path, O_RDWR, 0);
@@ -263,14 +351,16 @@ file_release(struct eal_mem *mem, unsigned int l)
 	file_close_fds(mem, l, 0, mem->local[l].seg_fds ? msl->n_segs : 0);
 	free(mem->local[l].seg_fds);
 	mem->local[l].seg_fds = NULL;
-	if (!mem->policy->unlink_at_exit)
-		return;
 	idx = eal_msl_find_next(mem->mcfg, msl, 0, true);
-	while (idx >= 0) {
-		file_path(mem, l, idx, path, sizeof(path));
-		eal_os_unlink(path);
+	while (idx >= 0 && mem->policy->unlink_at_exit) {
+		if (!file_is_anon(mem, l, (unsigned int)idx)) {
+			file_path(mem, l, idx, path, sizeof(path));
+			eal_os_unlink(path);
+		}
 		idx = eal_msl_find_next(mem->mcfg, msl, idx + 1, true);
 	}
+	free(mem->local[l].anon_slots);
+	mem->local[l].anon_slots = NULL;
 }
 
 const struct eal_backing eal_backing_file = {

@@ -73,16 +73,29 @@ single_note_existing(struct eal_mem *mem, unsigned int l, int fd)
 	return 0;
 }
 
+static int memfd_open(struct eal_mem *mem, unsigned int l);
+
 static int
 single_open_file(struct eal_mem *mem, unsigned int l)
 {
 	struct eal_msl_local *loc = &mem->local[l];
-	char path[PATH_MAX];
+	char path[PATH_MAX], why[64] = "";
 	bool created;
 	int fd, ret = 0;
 
 	single_path(mem, l, path, sizeof(path));
-	fd = eal_hugefile_open_locked(path, mem->policy->reuse, &created);
+	fd = eal_hugefile_open_locked(
+			path, mem->policy->reuse, &created, why, sizeof(why));
+	if (fd == -EPERM) {
+		EAL_LOG(WARNING,
+				"%s is %s, not a hugepage file of yours: left as "
+				"it is; the pages of its list come from anonymous "
+				"hugepage memory this run and are not kept",
+				path, why);
+		ret = memfd_open(mem, l);
+		loc->fd_anon = ret == 0;
+		return ret;
+	}
 	if (fd == -EBUSY)
 		EAL_LOG(ERR, "%s is in use by another process", path);
 	else if (fd < 0)
@@ -148,12 +161,13 @@ single_close(struct eal_mem *mem, unsigned int l, bool remove)
 	struct eal_msl_local *loc = &mem->local[l];
 	char path[PATH_MAX];
 
-	if (remove && loc->dir != NULL) {
+	if (remove && loc->dir != NULL && !loc->fd_anon) {
 		single_path(mem, l, path, sizeof(path));
 		eal_os_unlink(path);
 	}
 	eal_os_close(loc->fd);
 	loc->fd = -1;
+	loc->fd_anon = false;
 	free(loc->may_hold_data);
 	loc->may_hold_data = NULL;
 }
@@ -244,7 +258,8 @@ single_unmap(struct eal_mem *mem, unsigned int l, unsigned int idx,
 		unsigned int n)
 {
 	/* With reuse, freed pages keep their data for the next mapping. */
-	return range_unmap(mem, l, idx, n, mem->policy->reuse);
+	return range_unmap(mem, l, idx, n,
+			mem->policy->reuse && !mem->local[l].fd_anon);
 }
 
 static void

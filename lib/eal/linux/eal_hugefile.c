@@ -11,6 +11,14 @@
  * same lock. The file is empty, so it holds no hugepage. Unlinking a lock
  * file races with a process that opened it just before: after locking, the
  * locker checks that the path still names the file it locked.
+ *
+ * Nothing found in the directory is trusted: another user may create
+ * entries with our names in a shared mount. Every entry is opened without
+ * following a symbolic link and without blocking (a FIFO would block an
+ * open forever), and is used only if it is a regular file that the
+ * effective user owns with no group or other access bits. Anything else
+ * is never truncated, mapped or locked as ours; it is removed only as a
+ * stale entry of a directory the user owns.
  */
 
 #include <dirent.h>
@@ -25,6 +33,7 @@
 #include <rte_common.h>
 
 #include "eal_hugefile.h"
+#include "eal_log.h"
 #include "eal_os.h"
 
 static const struct eal_hugefile_policy hugefile_policies[] = {
@@ -61,6 +70,79 @@ hugefile_lock_path(char *buf, size_t len, const char *dir, const char *prefix)
 	snprintf(buf, len, "%s/%s.lock", dir, prefix);
 }
 
+/* The flags of every open of an entry of the directory. */
+#define HUGEFILE_OPEN_FLAGS (O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+
+/*
+ * Whether the open @p fd is ours to use: 0; -EACCES for a file of ours
+ * that others may open; -EPERM for anything else. What it is goes to
+ * @p why ("a FIFO", "owned by uid 1000", ...).
+ */
+static int
+hugefile_check_fd(int fd, char *why, size_t len)
+{
+	struct stat st;
+
+	if (fstat(fd, &st) != 0)
+		return -errno;
+	if (S_ISDIR(st.st_mode))
+		snprintf(why, len, "a directory");
+	else if (S_ISFIFO(st.st_mode))
+		snprintf(why, len, "a FIFO");
+	else if (!S_ISREG(st.st_mode))
+		snprintf(why, len, "not a regular file (mode 0%o)",
+				(unsigned int)st.st_mode);
+	else if (st.st_uid != geteuid())
+		snprintf(why, len, "owned by uid %u", (unsigned int)st.st_uid);
+	else if ((st.st_mode & 077) != 0) {
+		snprintf(why, len, "open to other users (mode %04o)",
+				(unsigned int)(st.st_mode & 07777));
+		return -EACCES;
+	} else {
+		return 0;
+	}
+	return -EPERM;
+}
+
+/*
+ * Open an existing entry as ours: the descriptor, -ENOENT, or -EPERM or
+ * -EACCES (see hugefile_check_fd()) with what the entry is in @p why.
+ */
+static int
+hugefile_open_ours(const char *path, int flags, char *why, size_t len)
+{
+	int fd = open(path, flags | HUGEFILE_OPEN_FLAGS), ret;
+
+	if (fd < 0) {
+		ret = -errno;
+		if (ret == -ELOOP)
+			snprintf(why, len, "a symbolic link");
+		else if (ret == -EISDIR)
+			snprintf(why, len, "a directory");
+		else if (ret == -EACCES)
+			snprintf(why, len, "another user's (no access)");
+		else
+			return ret;
+		return -EPERM;
+	}
+	ret = hugefile_check_fd(fd, why, len);
+	if (ret < 0) {
+		close(fd);
+		return ret;
+	}
+	return fd;
+}
+
+/* Create @p path as a new file of ours: the descriptor, or -errno. */
+static int
+hugefile_create(const char *path)
+{
+	int fd = open(path, O_RDWR | O_CREAT | O_EXCL | HUGEFILE_OPEN_FLAGS,
+			0600);
+
+	return fd < 0 ? -errno : fd;
+}
+
 /* @return true if @p path still names the file open as @p fd. */
 static bool
 hugefile_same_file(int fd, const char *path)
@@ -78,9 +160,23 @@ eal_hugefile_prefix_lock(
 	char path[PATH_MAX];
 	int fd, ret;
 
+	char why[64];
+
 	hugefile_lock_path(path, sizeof(path), dir, prefix);
 	for (;;) {
-		fd = eal_os_open(path, O_RDWR | O_CREAT, 0600);
+		fd = hugefile_open_ours(path, O_RDWR, why, sizeof(why));
+		if (fd == -ENOENT)
+			fd = hugefile_create(path);
+		if (fd == -EEXIST)
+			continue; /* created meanwhile: open it */
+		if (fd == -EPERM || fd == -EACCES) {
+			snprintf(err, err_len,
+					"cannot lock file prefix '%s': %s is %s, "
+					"not a lock file of yours: remove it or use "
+					"another --file-prefix",
+					prefix, path, why);
+			return -EACCES;
+		}
 		if (fd < 0) {
 			snprintf(err, err_len, "cannot create %s: %s", path,
 					strerror(-fd));
@@ -140,18 +236,19 @@ eal_hugefile_match(const char *name, const char *prefix, unsigned int *id)
 }
 
 static int
-hugefile_try_open_locked(const char *path, bool expect_existing, bool *created)
+hugefile_try_open_locked(const char *path, bool expect_existing, bool *created,
+		char *why, size_t len)
 {
 	int fd = -ENOENT, ret;
 
 	*created = false;
 	if (expect_existing)
-		fd = eal_os_open(path, O_RDWR, 0);
+		fd = hugefile_open_ours(path, O_RDWR, why, len);
 	if (fd == -ENOENT) {
-		fd = eal_os_open(path, O_RDWR | O_CREAT | O_EXCL, 0600);
+		fd = hugefile_create(path);
 		*created = fd >= 0;
 		if (fd == -EEXIST)
-			fd = eal_os_open(path, O_RDWR, 0);
+			fd = hugefile_open_ours(path, O_RDWR, why, len);
 	}
 	if (fd < 0)
 		return fd;
@@ -164,31 +261,72 @@ hugefile_try_open_locked(const char *path, bool expect_existing, bool *created)
 }
 
 int
-eal_hugefile_open_locked(const char *path, bool reuse, bool *created)
+eal_hugefile_open_locked(const char *path, bool reuse, bool *created, char *why,
+		size_t why_len)
 {
-	int fd = hugefile_try_open_locked(path, reuse, created);
+	int fd = hugefile_try_open_locked(path, reuse, created, why, why_len);
 
+	/*
+	 * A file of ours that others may have read or mapped: never reuse
+	 * its data; being ours, it may go. Anything else stays as it is.
+	 */
+	if (fd == -EACCES) {
+		EAL_LOG(WARNING, "%s is %s: replaced by a new file", path, why);
+		if (eal_os_unlink(path) < 0)
+			return -EPERM;
+		fd = hugefile_try_open_locked(
+				path, false, created, why, why_len);
+		return fd == -EACCES ? -EPERM : fd;
+	}
 	if (fd < 0 || *created || reuse)
 		return fd;
 	/* A leftover nobody holds: never reuse it, start afresh. */
 	eal_os_unlink(path);
 	eal_os_close(fd);
-	return hugefile_try_open_locked(path, false, created);
+	return hugefile_try_open_locked(path, false, created, why, why_len);
 }
 
-/* Remove one stale file unless a live process holds it. */
-static bool
-hugefile_try_remove(int dfd, const char *name)
+/*
+ * Remove the stale entry @p name of a directory: a file of ours unless a
+ * live process holds it, or, when @p dir_ours, whatever it is (an empty
+ * directory too). @return 1 if removed, 0 if kept.
+ */
+static int
+hugefile_try_remove(int dfd, const char *name, bool dir_ours, const char *dir)
 {
-	int fd = openat(dfd, name, O_RDONLY | O_CLOEXEC);
-	bool removed = false;
+	int fd = openat(dfd, name, O_RDONLY | HUGEFILE_OPEN_FLAGS);
+	char why[64] = "not openable";
+	bool ours = false, held = false;
 
-	if (fd < 0)
-		return false;
-	if (eal_os_trylock(fd, true) == 0)
-		removed = unlinkat(dfd, name, 0) == 0;
-	eal_os_close(fd);
-	return removed;
+	if (fd >= 0) {
+		/* Ours even if open to others: a stale file of ours goes. */
+		ours = hugefile_check_fd(fd, why, sizeof(why)) != -EPERM;
+		held = eal_os_trylock(fd, true) != 0;
+		eal_os_close(fd);
+	} else if (errno == ELOOP) {
+		snprintf(why, sizeof(why), "a symbolic link");
+	} else if (errno == EISDIR) {
+		snprintf(why, sizeof(why), "a directory");
+	} else if (errno == EACCES) {
+		snprintf(why, sizeof(why), "another user's (no access)");
+	}
+	if (held)
+		return 0;
+	if (ours)
+		return unlinkat(dfd, name, 0) == 0;
+	if (dir_ours &&
+			(unlinkat(dfd, name, 0) == 0 ||
+					unlinkat(dfd, name, AT_REMOVEDIR) ==
+							0)) {
+		EAL_LOG(INFO, "removed %s/%s, %s, from your directory", dir,
+				name, why);
+		return 1;
+	}
+	EAL_LOG(WARNING,
+			"%s/%s has a name of this prefix but is %s: left as "
+			"it is, its page slot is served from anonymous memory",
+			dir, name, why);
+	return 0;
 }
 
 int
@@ -196,15 +334,18 @@ eal_hugefile_clear_stale(const char *dir, const char *prefix)
 {
 	DIR *d = opendir(dir);
 	struct dirent *de;
+	struct stat st;
 	unsigned int id;
+	bool dir_ours;
 	int n = 0;
 
 	if (d == NULL)
 		return -errno;
+	dir_ours = fstat(dirfd(d), &st) == 0 && st.st_uid == geteuid();
 	while ((de = readdir(d)) != NULL) {
-		if (eal_hugefile_match(de->d_name, prefix, &id) &&
-				hugefile_try_remove(dirfd(d), de->d_name))
-			n++;
+		if (eal_hugefile_match(de->d_name, prefix, &id))
+			n += hugefile_try_remove(
+					dirfd(d), de->d_name, dir_ours, dir);
 	}
 	closedir(d);
 	return n;
@@ -223,7 +364,9 @@ eal_hugefile_count_pages(const char *dir, const char *prefix, uint64_t page_sz,
 	if (d == NULL)
 		return -errno;
 	while ((de = readdir(d)) != NULL) {
-		if (!eal_hugefile_match(de->d_name, prefix, &id))
+		if (!eal_hugefile_match(de->d_name, prefix, &id) ||
+				(de->d_type != DT_REG &&
+						de->d_type != DT_UNKNOWN))
 			continue;
 		if (!single_file)
 			n++;

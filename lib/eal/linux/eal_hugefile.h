@@ -68,15 +68,25 @@ void eal_hugefile_prefix_unlock(int fd, const char *dir, const char *prefix);
  *   true (--huge-unlink=never): open an existing file as it is, trying
  *   it first (a warm restart saves a system call per page). false: an
  *   existing file that nobody holds is a leftover, replaced by a new one.
+ * An entry at @p path that is not a regular file the effective user owns
+ * with no group or other access is never opened as ours. One that is ours
+ * but open to others is replaced by a new file (its data may have been
+ * read or changed by others); anything else is left as it is.
+ *
  * @return the descriptor (with *created telling whether this call made
- *   the file), -EBUSY if another process holds it, or another -errno.
+ *   the file), -EBUSY if another process holds it, -EPERM if the entry
+ *   is not ours (what it is in @p why: "a FIFO", "owned by uid 1000"),
+ *   or another -errno.
  */
-int eal_hugefile_open_locked(
-		const char *path, bool expect_existing, bool *created);
+int eal_hugefile_open_locked(const char *path, bool expect_existing,
+		bool *created, char *why, size_t why_len);
 
 /*
  * Remove the files of @p prefix in @p dir that no process holds locked
- * (left by a crash); files of other prefixes are never touched.
+ * (left by a crash); files of other prefixes are never touched. Entries
+ * with the prefix's names that are not files of ours (another user's, a
+ * FIFO, a directory, a link) are removed only if the effective user owns
+ * @p dir; otherwise they stay, with a warning.
  *
  * @return the number of files removed, or -errno if @p dir is unreadable.
  */
