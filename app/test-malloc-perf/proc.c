@@ -20,6 +20,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <signal.h>
 #include <spawn.h>
 #include <stdio.h>
@@ -162,22 +163,32 @@ proc_read_stamps(struct mperf_proc *p, int fd, int64_t t0)
 		p->stamp_ms[i] = (double)(s[i] - t0) / 1e6;
 }
 
-/* Find @p name in $PATH. @return 0 with the path in @p buf, or -1. */
+/*
+ * Find @p name in $PATH. @return 0 with the path in @p buf, or -1. A
+ * candidate longer than @p buf is skipped, not cut.
+ */
 int
 mperf_path_search(const char *name, char *buf, size_t len)
 {
 	const char *path = getenv("PATH");
-	char dirs[4096], *dir, *save;
+	char dirs[4096], cand[PATH_MAX], *dir, *save;
+	int n;
 
 	snprintf(dirs, sizeof(dirs), "%s",
 			path != NULL ? path : "/usr/bin:/bin");
 	for (dir = strtok_r(dirs, ":", &save); dir != NULL;
 			dir = strtok_r(NULL, ":", &save)) {
-		snprintf(buf, len, "%s/%s", dir[0] != '\0' ? dir : ".", name);
-		if (access(buf, X_OK) == 0)
+		n = snprintf(cand, sizeof(cand), "%s/%s",
+				dir[0] != '\0' ? dir : ".", name);
+		if (n < 0 || (size_t)n >= sizeof(cand) || (size_t)n >= len)
+			continue;
+		if (access(cand, X_OK) == 0) {
+			memcpy(buf, cand, (size_t)n + 1);
 			return 0;
+		}
 	}
-	buf[0] = '\0';
+	if (len > 0)
+		buf[0] = '\0';
 	return -1;
 }
 
