@@ -297,6 +297,54 @@ test_memzone_names(void)
 	return heap_ok();
 }
 
+/*
+ * rte_free(), rte_realloc() and rte_malloc_validate() refuse a memzone's
+ * memory: its data stays, the zone stays, and later allocations do not
+ * land inside it. Sizes small enough for the lcore caches and larger.
+ */
+static int
+mz_heap_api_refused(size_t len)
+{
+	const struct rte_memzone *mz;
+	uint8_t *p[64];
+	unsigned int i;
+
+	mz = rte_memzone_reserve("mz_test_rtefree", len, SOCKET_ID_ANY, 0);
+	TEST_ASSERT_NOT_NULL(mz, "reserve %zu", len);
+	memset(mz->addr, 0x77, mz->len);
+	rte_free(mz->addr);
+	rte_free(mz->addr);
+	TEST_ASSERT_NULL(rte_realloc(mz->addr, len * 2, 0), "realloc");
+	TEST_ASSERT_EQUAL(rte_malloc_validate(mz->addr, NULL), -1, "validate");
+	for (i = 0; i < RTE_DIM(p); i++) {
+		p[i] = rte_malloc(NULL, len, 0);
+		TEST_ASSERT_NOT_NULL(p[i], "malloc %u", i);
+		TEST_ASSERT(p[i] + len <= (uint8_t *)mz->addr ||
+						p[i] >= (uint8_t *)mz->addr + mz->len,
+				"allocation %p inside the memzone at %p", p[i],
+				mz->addr);
+		memset(p[i], 0x11, len);
+	}
+	TEST_ASSERT(((uint8_t *)mz->addr)[0] == 0x77 &&
+					((uint8_t *)mz->addr)[mz->len - 1] ==
+							0x77,
+			"the memzone's data changed");
+	TEST_ASSERT(rte_memzone_lookup("mz_test_rtefree") == mz, "lookup");
+	for (i = 0; i < RTE_DIM(p); i++)
+		rte_free(p[i]);
+	TEST_ASSERT_SUCCESS(rte_memzone_free(mz), "memzone free");
+	return heap_ok();
+}
+
+static int
+test_memzone_rte_free(void)
+{
+	TEST_ASSERT_SUCCESS(mz_heap_api_refused(64), "64 bytes");
+	TEST_ASSERT_SUCCESS(mz_heap_api_refused(1000), "1000 bytes");
+	TEST_ASSERT_SUCCESS(mz_heap_api_refused(1 << 20), "1 MB");
+	return TEST_SUCCESS;
+}
+
 static int
 test_memzone_free_errors(void)
 {
@@ -1073,6 +1121,7 @@ static struct unit_test_suite memzone_suite = {
 		MZ_CASE(test_memzone_basic),
 		MZ_CASE(test_memzone_names),
 		MZ_CASE(test_memzone_free_errors),
+		MZ_CASE(test_memzone_rte_free),
 		MZ_CASE(test_memzone_walk_dump),
 		MZ_CASE(test_memzone_fill_table),
 		MZ_CASE(test_memzone_too_big),

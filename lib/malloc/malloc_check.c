@@ -106,7 +106,8 @@ check_elem(const struct rte_memseg_list *msl, const struct malloc_elem *e,
 		return check_fail(c, e,
 				"ends a page but not in the run-end array");
 	c->total += e->size;
-	if (state == ELEM_BUSY || state == ELEM_CACHED) {
+	if (state == ELEM_BUSY || state == ELEM_CACHED ||
+			state == ELEM_MEMZONE) {
 		/* A cached element counts as allocated until drained. */
 		c->n_busy++;
 		return 0;

@@ -58,6 +58,9 @@ enum malloc_elem_state {
 	ELEM_PAD = 0xad,
 	ELEM_QUEUED = 0xc3, /* freed, waiting to be joined (malloc_queue.h) */
 	ELEM_CACHED = 0x3c, /* freed into an lcore cache (malloc_cache.h) */
+	/* Busy, and a memzone's memory: rte_free() and rte_realloc() refuse
+	 * it, only rte_memzone_free() gives it back. */
+	ELEM_MEMZONE = 0x9a,
 	/* In a run a drain is joining, never seen outside the heap lock: */
 	ELEM_RUN_FREE = 0x6a, /* was free */
 	ELEM_RUN_WAITING = 0xa6, /* was queued or cached */

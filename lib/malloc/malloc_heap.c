@@ -691,6 +691,16 @@ malloc_heap_drain_runs(struct rte_mem_config *mcfg, struct malloc_heap *heap,
 	}
 }
 
+void
+malloc_heap_set_memzone(struct malloc_heap *heap, void *data, bool memzone)
+{
+	struct malloc_elem *e = malloc_elem_from_data(data);
+
+	rte_spinlock_lock(&heap->lock);
+	e->t.state = memzone ? ELEM_MEMZONE : ELEM_BUSY;
+	rte_spinlock_unlock(&heap->lock);
+}
+
 int
 malloc_heap_free(struct rte_mem_config *mcfg, struct malloc_heap *heap,
 		void *data)

@@ -261,6 +261,17 @@ bool malloc_heap_resize(struct rte_mem_config *mcfg, struct malloc_heap *heap,
 struct malloc_elem *malloc_heap_elem_of(struct rte_mem_config *mcfg,
 		const void *data, struct malloc_heap **heap);
 
+/* As malloc_heap_elem_of() for the memory of a memzone. */
+struct malloc_elem *malloc_heap_memzone_elem_of(struct rte_mem_config *mcfg,
+		const void *data, struct malloc_heap **heap);
+
+/*
+ * Make the busy element at @p data a memzone's (@p memzone) or an
+ * allocation again, under @p heap's lock.
+ */
+void malloc_heap_set_memzone(
+		struct malloc_heap *heap, void *data, bool memzone);
+
 /*
  * The checks of malloc_heap_elem_of() that read neighbours, which change
  * under the heap lock: the caller holds it.

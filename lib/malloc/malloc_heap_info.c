@@ -96,7 +96,8 @@ heap_in_list(const struct rte_mem_config *mcfg,
 }
 
 /*
- * Is @p e, in list @p msl, a busy element whose data is @p data? The page
+ * Is @p e, in list @p msl, an element in @p state (busy, or a memzone's)
+ * whose data is @p data? The page
  * before @p data is known to be mapped. Not instrumented, like
  * malloc_heap_elem_of(): a pointer freed twice may now lie inside a free
  * element, which ASan sees poisoned, and refusing it is this check's job.
@@ -104,14 +105,14 @@ heap_in_list(const struct rte_mem_config *mcfg,
 static bool __rte_no_asan
 heap_elem_valid(const struct rte_mem_config *mcfg,
 		const struct rte_memseg_list *msl, const struct malloc_elem *e,
-		const void *data)
+		const void *data, uint8_t state)
 {
 	const struct malloc_state *st = malloc_state_of(mcfg);
 	const void *before = RTE_PTR_SUB(data, 1);
 
 	if ((eal_msl_addr_idx(msl, e) != eal_msl_addr_idx(msl, before) &&
 			    !heap_in_list(mcfg, msl, e)) ||
-			e->t.state != ELEM_BUSY ||
+			e->t.state != state ||
 			e->t.msl_idx != eal_msl_index(mcfg, msl) ||
 			e->t.heap_idx >= RTE_MAX_HEAPS ||
 			!st->heaps[e->t.heap_idx].in_use ||
@@ -120,9 +121,9 @@ heap_elem_valid(const struct rte_mem_config *mcfg,
 	return malloc_elem_whole(e, (uintptr_t)msl->base_va, msl->len);
 }
 
-struct malloc_elem *__rte_no_asan
-malloc_heap_elem_of(struct rte_mem_config *mcfg, const void *data,
-		struct malloc_heap **heap)
+static struct malloc_elem *__rte_no_asan
+heap_elem_in_state(struct rte_mem_config *mcfg, const void *data,
+		struct malloc_heap **heap, uint8_t state)
 {
 	const struct malloc_elem_tail *t = RTE_PTR_SUB(data, sizeof(*t));
 	const struct rte_memseg_list *msl;
@@ -138,10 +139,24 @@ malloc_heap_elem_of(struct rte_mem_config *mcfg, const void *data,
 							MALLOC_ELEM_HEADER_LEN)
 		return NULL;
 	e = malloc_elem_from_data(data);
-	if (!heap_elem_valid(mcfg, msl, e, data))
+	if (!heap_elem_valid(mcfg, msl, e, data, state))
 		return NULL;
 	*heap = &malloc_state_of(mcfg)->heaps[e->t.heap_idx];
 	return e;
+}
+
+struct malloc_elem *
+malloc_heap_elem_of(struct rte_mem_config *mcfg, const void *data,
+		struct malloc_heap **heap)
+{
+	return heap_elem_in_state(mcfg, data, heap, ELEM_BUSY);
+}
+
+struct malloc_elem *
+malloc_heap_memzone_elem_of(struct rte_mem_config *mcfg, const void *data,
+		struct malloc_heap **heap)
+{
+	return heap_elem_in_state(mcfg, data, heap, ELEM_MEMZONE);
 }
 
 bool
@@ -241,6 +256,8 @@ heap_state_name(uint8_t state)
 		return "QUEUED";
 	case ELEM_CACHED:
 		return "CACHED";
+	case ELEM_MEMZONE:
+		return "MEMZONE";
 	default:
 		return "?";
 	}

@@ -279,6 +279,8 @@ mz_reserve_locked(struct rte_mem_config *mcfg, const char *name, size_t len,
 		rte_errno = ENOMEM;
 		return NULL;
 	}
+	/* Its memory is the memzone's: rte_free() must refuse it. */
+	malloc_heap_set_memzone(heap, p, true);
 	idx = mz_take_entry(t);
 	mz = &t->zones[idx];
 	memset(mz, 0, sizeof(*mz));
@@ -367,7 +369,10 @@ rte_memzone_free(const struct rte_memzone *mz)
 	t = &malloc_state_of(mcfg)->memzones;
 	rte_rwlock_write_lock(&mcfg->mlock);
 	idx = mz_index(t, mz);
-	if (idx >= 0 && malloc_heap_elem_of(mcfg, mz->addr, &heap) != NULL) {
+	if (idx >= 0 &&
+			malloc_heap_memzone_elem_of(mcfg, mz->addr, &heap) !=
+					NULL) {
+		malloc_heap_set_memzone(heap, mz->addr, false);
 		malloc_heap_free(mcfg, heap, mz->addr);
 		mz_unchain(t, (uint16_t)idx);
 		memset(&t->zones[idx], 0, sizeof(t->zones[idx]));

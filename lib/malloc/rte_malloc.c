@@ -230,7 +230,12 @@ malloc_elem_checked(struct rte_mem_config *mcfg, const void *ptr,
 {
 	struct malloc_elem *e = malloc_heap_elem_of(mcfg, ptr, heap);
 
-	if (e == NULL)
+	if (e == NULL && malloc_heap_memzone_elem_of(mcfg, ptr, heap) != NULL)
+		RTE_LOG(ERR, MALLOC,
+				"%s: %p is the memory of a memzone: give it back "
+				"with rte_memzone_free()\n",
+				what, ptr);
+	else if (e == NULL)
 		RTE_LOG(ERR, MALLOC,
 				"%s: invalid memory %p, not an allocation\n",
 				what, ptr);
