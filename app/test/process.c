@@ -721,6 +721,22 @@ test_skip_hugepages(const char *why)
 }
 
 long
+test_own_hugetlb_kb(void)
+{
+	char line[128];
+	long kb = -1;
+	FILE *f = fopen("/proc/self/status", "r");
+
+	if (f == NULL)
+		return -1;
+	while (fgets(line, sizeof(line), f) != NULL)
+		if (sscanf(line, "HugetlbPages: %ld kB", &kb) == 1)
+			break;
+	fclose(f);
+	return kb;
+}
+
+long
 test_free_hugepages_2m(void)
 {
 	FILE *f = fopen("/sys/kernel/mm/hugepages/hugepages-2048kB/"

@@ -232,8 +232,18 @@ const char *test_huge_dir(void);
 int test_scratch_dir(const char *name, char *path, size_t len);
 int test_scratch_dir_remove(const char *path);
 
-/* Free 2 MB hugepages according to the kernel, or -1 if unreadable. */
+/*
+ * Free 2 MB hugepages according to the kernel, or -1 if unreadable. Other
+ * processes change it at any time: use it only to decide whether a test
+ * can run, never to check an outcome (see test_own_hugetlb_kb()).
+ */
 long test_free_hugepages_2m(void);
+
+/*
+ * Hugepage memory this process maps, in kB (HugetlbPages of
+ * /proc/self/status), or -1: what a test checks its own rollbacks with.
+ */
+long test_own_hugetlb_kb(void);
 
 /*
  * Entries of @p dir (but . and ..) whose names contain @p sub, or all with
