@@ -729,7 +729,8 @@ shape_run(const char *name, const char *opt, const char *want)
 
 /*
  * --socket-limit refuses growth past it; --iova-mode=va gives VAs as
- * IOVAs; --base-virtaddr places the lists there.
+ * IOVAs; --base-virtaddr places the lists there, aligned up to the page
+ * size, or elsewhere with a warning when the range cannot be had.
  */
 static int
 test_mem_shaping_options(void)
@@ -744,6 +745,19 @@ test_mem_shaping_options(void)
 	if (ret == TEST_SUCCESS)
 		ret = shape_run("shape_base", "--base-virtaddr=0x300000000000",
 				"base 0x300000000000 ");
+	/* As DPDK: aligned up to the page size, and only a hint. */
+	if (ret == TEST_SUCCESS)
+		ret = shape_run("shape_base_4k",
+				"--base-virtaddr=0x300000001000",
+				"base 0x300000200000 ");
+	if (ret == TEST_SUCCESS)
+		ret = shape_run("shape_base_odd",
+				"--base-virtaddr=0x300000000123",
+				"base 0x300000200000 ");
+	if (ret == TEST_SUCCESS)
+		ret = shape_run("shape_base_kernel",
+				"--base-virtaddr=0xffff800000000000",
+				"kB pages is at 0x");
 	return ret;
 }
 

@@ -17,6 +17,7 @@
  */
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -124,24 +125,53 @@ msl_file_list(const struct rte_mem_config *mcfg, unsigned int l)
 	return (unsigned int)msl->socket_id * RTE_MAX_MEMSEG_LISTS + k;
 }
 
+/*
+ * Reserve the list at the --base-virtaddr hint @p want, aligned up to the
+ * list's page size as DPDK does. A hint that cannot be honoured is not
+ * fatal, as in DPDK: the list goes where the kernel puts it, and a
+ * warning names the range and what holds it.
+ */
+static int
+msl_reserve_hinted(struct rte_memseg_list *msl, void *want, void **addr)
+{
+	void *at = RTE_PTR_ALIGN_CEIL(want, msl->page_sz);
+	char owner[256];
+	int ret, why;
+
+	if ((uintptr_t)at >= (uintptr_t)want) {
+		why = eal_os_va_reserve(at, msl->len, msl->page_sz, true, addr);
+		if (why == 0)
+			return 0;
+	} else {
+		why = -ERANGE; /* aligning it up wrapped around */
+	}
+	eal_os_va_owner(at, msl->len, owner, sizeof(owner));
+	ret = eal_os_va_reserve(NULL, msl->len, msl->page_sz, false, addr);
+	EAL_LOG(WARNING,
+			"--base-virtaddr: %zu MB at %p cannot be reserved (%s%s): "
+			"the list of %" PRIu64 " kB pages is at %p instead",
+			msl->len >> 20, at, owner[0] != '\0' ? "taken by " : "",
+			owner[0] != '\0' ? owner : strerror(-why),
+			msl->page_sz >> 10, ret == 0 ? *addr : NULL);
+	return ret;
+}
+
 static int
 msl_reserve(struct eal_mem *mem, struct rte_memseg_list *msl, void **hint,
 		char *err, size_t err_len)
 {
-	bool fixed = mem->opts->base_virtaddr != 0;
 	void *addr;
 	int ret;
 
-	ret = eal_os_va_reserve(*hint, msl->len, msl->page_sz, fixed, &addr);
+	if (mem->opts->base_virtaddr != 0)
+		ret = msl_reserve_hinted(msl, *hint, &addr);
+	else
+		ret = eal_os_va_reserve(
+				*hint, msl->len, msl->page_sz, false, &addr);
 	if (ret < 0) {
-		if (fixed)
-			snprintf(err, err_len,
-					"--base-virtaddr: cannot reserve %zu MB at %p: %s",
-					msl->len >> 20, *hint, strerror(-ret));
-		else
-			snprintf(err, err_len,
-					"cannot reserve %zu MB of address space: %s",
-					msl->len >> 20, strerror(-ret));
+		snprintf(err, err_len,
+				"cannot reserve %zu MB of address space: %s",
+				msl->len >> 20, strerror(-ret));
 		return ret;
 	}
 	msl->base_va = addr;

@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <sys/file.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -55,6 +56,29 @@ eal_os_va_reserve(void *hint, size_t len, size_t align, bool fixed, void **addr)
 				span - RTE_PTR_DIFF(aligned, p) - len);
 	*addr = aligned;
 	return 0;
+}
+
+void
+eal_os_va_owner(const void *addr, size_t len, char *buf, size_t buf_len)
+{
+	unsigned long start, end, a = (unsigned long)(uintptr_t)addr;
+	char line[512], path[256];
+	FILE *f = fopen("/proc/self/maps", "re");
+
+	buf[0] = '\0';
+	if (f == NULL)
+		return;
+	while (fgets(line, sizeof(line), f) != NULL) {
+		path[0] = '\0';
+		if (sscanf(line, "%lx-%lx %*s %*s %*s %*s %255s", &start, &end,
+				    path) < 2 ||
+				end <= a || start >= a + len)
+			continue;
+		snprintf(buf, buf_len, "%s",
+				path[0] != '\0' ? path : "[anonymous]");
+		break;
+	}
+	fclose(f);
 }
 
 int

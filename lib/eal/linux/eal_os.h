@@ -17,6 +17,13 @@
 #include <sys/types.h>
 
 /*
+ * Name what occupies [@p addr, @p addr + @p len) in this process, for a
+ * message: the path of the first mapping there, "[anonymous]", or "" if
+ * nothing does (or /proc/self/maps is unreadable).
+ */
+void eal_os_va_owner(const void *addr, size_t len, char *buf, size_t buf_len);
+
+/*
  * Reserve @p len bytes of address space aligned to @p align, inaccessible
  * and not backed, at @p hint if possible (exactly there if @p fixed).
  * On failure nothing is reserved.
