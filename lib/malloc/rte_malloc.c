@@ -29,6 +29,13 @@
  * size arithmetic below from overflowing. */
 #define MALLOC_MAX_SIZE ((size_t)1 << 52)
 
+/* Why malloc_req_make() refused: a bad argument, or more than memory. */
+static int
+malloc_req_errno(size_t size, unsigned int align)
+{
+	return size == 0 || (align & (align - 1)) != 0 ? EINVAL : ENOMEM;
+}
+
 static bool
 malloc_req_make(struct malloc_req *req, size_t size, unsigned int align)
 {
@@ -120,7 +127,7 @@ malloc_socket_any(struct rte_mem_config *mcfg, size_t size, unsigned int align,
 			return p;
 	}
 	if (!malloc_req_make(&req, size, align)) {
-		rte_errno = EINVAL;
+		rte_errno = malloc_req_errno(size, align);
 		return malloc_failed(size, align, socket,
 				size == 0 ? "size 0" :
 						(align & (align - 1)) != 0 ?
@@ -344,8 +351,11 @@ rte_realloc_socket(void *ptr, size_t size, unsigned int align, int socket)
 	mcfg = malloc_mcfg_get();
 	if (mcfg == NULL)
 		return NULL;
+	/* As DPDK: size 0 keeps the smallest block, it does not free. */
+	if (size == 0)
+		size = 1;
 	if (!malloc_req_make(&req, size, align)) {
-		rte_errno = EINVAL;
+		rte_errno = malloc_req_errno(size, align);
 		return NULL;
 	}
 	slab = malloc_slab_of(mcfg, ptr, &live);

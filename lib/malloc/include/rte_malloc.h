@@ -116,8 +116,8 @@ void *rte_calloc(const char *type, size_t num, size_t size, unsigned int align);
  * Resize @p ptr to @p size bytes, keeping its content up to the smaller
  * size. Grows in place when the memory after it is free, otherwise moves
  * within the heap of @p ptr. The new bytes are not cleared. @p ptr NULL
- * behaves as rte_malloc(). Unlike realloc(3), a @p size of 0 does not
- * free @p ptr.
+ * behaves as rte_malloc(). As in DPDK and unlike realloc(3), a @p size of
+ * 0 does not free @p ptr: it is kept, as a block of the smallest size.
  *
  * @param ptr
  *   Memory from rte_malloc() and the like, or NULL.
