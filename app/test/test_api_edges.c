@@ -1,0 +1,172 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The rtemem authors
+ */
+
+/*
+ * The edge cases of the memory API, one assertion per row of the table
+ * in doc/guides/dpdk.rst ("Edge cases"), which gives DPDK 22.11's result
+ * next to rtemem's: sizes 0, alignments 0 and not a power of two, NULL
+ * and empty names, names of RTE_MEMZONE_NAMESIZE - 1 and
+ * RTE_MEMZONE_NAMESIZE bytes, sockets out of range, and calls after
+ * rte_eal_cleanup() (the same state as before rte_eal_init()).
+ */
+
+#include <errno.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <rte_eal.h>
+#include <rte_errno.h>
+#include <rte_malloc.h>
+#include <rte_memory.h>
+#include <rte_memzone.h>
+
+#include "test.h"
+
+/* Call @p expr with rte_errno set to a marker; check result and errno. */
+#define EDGE(expr, want_null, want_errno, what) \
+	do { \
+		rte_errno = 12345; \
+		TEST_ASSERT(((expr) == NULL) == (want_null), "%s: result %s", \
+				what, want_null ? "not NULL" : "NULL"); \
+		TEST_ASSERT_EQUAL(rte_errno, want_errno, \
+				"%s: rte_errno %d, expected %d", what, \
+				rte_errno, want_errno); \
+	} while (0)
+
+static int
+test_edges_malloc(void)
+{
+	void *p;
+
+	EDGE(rte_malloc(NULL, 0, 0), true, EINVAL, "size 0");
+	EDGE(rte_zmalloc(NULL, 0, 0), true, EINVAL, "zmalloc size 0");
+	EDGE(rte_malloc(NULL, 64, 3), true, EINVAL, "align 3");
+	EDGE(rte_calloc(NULL, SIZE_MAX / 2, 4, 0), true, EINVAL,
+			"calloc overflow");
+	EDGE(rte_malloc_socket(NULL, 64, 0, RTE_MAX_NUMA_NODES + 1), true,
+			EINVAL, "socket out of range");
+	EDGE(rte_malloc(NULL, (size_t)1 << 60, 0), true, ENOMEM, "too large");
+	p = rte_malloc(NULL, 100, 0);
+	TEST_ASSERT(p != NULL && (uintptr_t)p % RTE_CACHE_LINE_SIZE == 0,
+			"align 0: %p", p);
+	TEST_ASSERT(rte_realloc(p, 0, 0) == p, "realloc to 0 keeps the block");
+	TEST_ASSERT_SUCCESS(rte_malloc_validate(p, NULL), "block kept");
+	rte_free(p);
+	rte_free(NULL);
+	TEST_ASSERT_EQUAL(rte_malloc_validate(NULL, NULL), -1, "validate NULL");
+	p = rte_realloc(NULL, 64, 0);
+	TEST_ASSERT_NOT_NULL(p, "realloc NULL allocates");
+	rte_free(p);
+	return TEST_SUCCESS;
+}
+
+static int
+test_edges_memzone(void)
+{
+	char n31[RTE_MEMZONE_NAMESIZE], n32[RTE_MEMZONE_NAMESIZE + 1];
+	const struct rte_memzone *mz;
+
+	memset(n31, 'e', sizeof(n31) - 1);
+	n31[sizeof(n31) - 1] = '\0';
+	memset(n32, 'e', sizeof(n32) - 1);
+	n32[sizeof(n32) - 1] = '\0';
+	EDGE(rte_memzone_reserve(NULL, 64, SOCKET_ID_ANY, 0), true, EINVAL,
+			"NULL name");
+	EDGE(rte_memzone_reserve("", 64, SOCKET_ID_ANY, 0), true, EINVAL,
+			"empty name");
+	EDGE(rte_memzone_reserve(n32, 64, SOCKET_ID_ANY, 0), true, ENAMETOOLONG,
+			"name of RTE_MEMZONE_NAMESIZE");
+	EDGE(rte_memzone_reserve("edge_a", 64, RTE_MAX_NUMA_NODES + 1, 0), true,
+			EINVAL, "socket out of range");
+	EDGE(rte_memzone_reserve("edge_a", 64, -2, 0), true, EINVAL,
+			"negative socket");
+	EDGE(rte_memzone_reserve("edge_a", 64, SOCKET_ID_ANY, 0x8), true,
+			EINVAL, "unknown flag");
+	EDGE(rte_memzone_reserve_aligned("edge_a", 64, SOCKET_ID_ANY, 0, 100),
+			true, EINVAL, "align 100");
+	EDGE(rte_memzone_reserve_bounded(
+			     "edge_a", 8192, SOCKET_ID_ANY, 0, 64, 4096),
+			true, EINVAL, "len above bound");
+	EDGE(rte_memzone_reserve("edge_a", SIZE_MAX, SOCKET_ID_ANY, 0), true,
+			EINVAL, "len SIZE_MAX");
+	EDGE(rte_memzone_lookup(NULL), true, EINVAL, "lookup NULL");
+	EDGE(rte_memzone_lookup("edge_none"), true, ENOENT, "lookup missing");
+	mz = rte_memzone_reserve(n31, 1, SOCKET_ID_ANY, 0);
+	TEST_ASSERT(mz != NULL && mz->len == RTE_CACHE_LINE_SIZE,
+			"name of RTE_MEMZONE_NAMESIZE - 1, len 1");
+	EDGE(rte_memzone_reserve(n31, 64, SOCKET_ID_ANY, 0), true, EEXIST,
+			"duplicate");
+	TEST_ASSERT_SUCCESS(rte_memzone_free(mz), "free");
+	TEST_ASSERT_EQUAL(rte_memzone_free(mz), -EINVAL, "free twice");
+	TEST_ASSERT_EQUAL(rte_memzone_free(NULL), -EINVAL, "free NULL");
+	mz = rte_memzone_reserve_aligned("edge_b", 64, SOCKET_ID_ANY, 0, 0);
+	TEST_ASSERT(mz != NULL && mz->addr_64 % RTE_CACHE_LINE_SIZE == 0,
+			"align 0");
+	TEST_ASSERT_SUCCESS(rte_memzone_free(mz), "free");
+	return TEST_SUCCESS;
+}
+
+/*
+ * Child: after rte_eal_cleanup() (as before rte_eal_init()) the API fails
+ * cleanly with E_RTE_NO_CONFIG; then the EAL starts again for the
+ * child's own cleanup.
+ */
+static int
+edges_child_after_cleanup(int argc, char **argv)
+{
+	const char *const args[] = { "edges", "--no-huge", "-m", "8", NULL };
+
+	RTE_SET_USED(argc);
+	RTE_SET_USED(argv);
+	if (rte_eal_cleanup() != 0)
+		return 10;
+	EDGE(rte_malloc(NULL, 64, 0), true, E_RTE_NO_CONFIG, "rte_malloc");
+	EDGE(rte_zmalloc(NULL, 64, 0), true, E_RTE_NO_CONFIG, "rte_zmalloc");
+	EDGE(rte_memzone_reserve("x", 64, SOCKET_ID_ANY, 0), true,
+			E_RTE_NO_CONFIG, "rte_memzone_reserve");
+	EDGE(rte_memzone_lookup("x"), true, E_RTE_NO_CONFIG,
+			"rte_memzone_lookup");
+	rte_free((void *)(uintptr_t)0x1000);
+	TEST_ASSERT_EQUAL(rte_eal_cleanup(), -1, "a second cleanup");
+	TEST_ASSERT_EQUAL(rte_errno, EALREADY, "second cleanup: %d", rte_errno);
+	TEST_ASSERT(rte_eal_init(4, (char **)(uintptr_t)args) >= 0,
+			"init again after cleanup");
+	TEST_ASSERT_EQUAL(rte_eal_init(4, (char **)(uintptr_t)args), -1,
+			"a second init");
+	TEST_ASSERT_EQUAL(rte_errno, EALREADY, "second init: %d", rte_errno);
+	return 0;
+}
+
+REGISTER_CHILD_ACTION(edges_after_cleanup, edges_child_after_cleanup)
+
+static int
+test_edges_after_cleanup(void)
+{
+	static const char *const args[] = { "--no-huge", "-m", "8", NULL };
+	struct test_child_result res;
+
+	TEST_ASSERT_SUCCESS(test_child_run("edges_after_cleanup", args, &res),
+			"child");
+	TEST_ASSERT_EQUAL(res.exit_code, 0, "exit %d:\n%s", res.exit_code,
+			res.output);
+	return TEST_SUCCESS;
+}
+
+static struct unit_test_suite edges_suite = {
+	.suite_name = "API edge cases",
+	.unit_test_cases = {
+		TEST_CASE(test_edges_malloc),
+		TEST_CASE(test_edges_memzone),
+		TEST_CASE(test_edges_after_cleanup),
+		TEST_CASES_END(),
+	},
+};
+
+static int
+test_api_edges(void)
+{
+	return unit_test_suite_runner(&edges_suite);
+}
+
+REGISTER_FAST_TEST(api_edges_autotest, NOHUGE_SKIP, ASAN_OK, test_api_edges);
