@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
 #include <rte_eal.h>
@@ -162,15 +163,38 @@ test_init_huge_dir(void)
 
 /*
  * Out of pages because of a mount's size=, not the pool: the message says
- * so. The mount is the test's own, of 2 pages, under /tmp.
+ * so, and the failed start leaves no file of its own, also in the modes
+ * that keep files. The mount is the test's own, of 2 pages, under /tmp.
  */
+static int
+mount_size_run(const char *dir, const char *mode, const char *layout)
+{
+	char dir_arg[64];
+	const char *args[] = { dir_arg, "--file-prefix=mountsize", "-m", "8",
+		mode, layout, NULL };
+	struct test_child_result res;
+	struct statfs sfs;
+
+	snprintf(dir_arg, sizeof(dir_arg), "--huge-dir=%s", dir);
+	TEST_ASSERT_SUCCESS(test_child_run(NULL, args, &res), "child");
+	TEST_ASSERT_EQUAL(res.exit_code, TEST_CHILD_INIT_FAILED, "exit %d: %s",
+			res.exit_code, res.output);
+	TEST_ASSERT_STR_CONTAINS(res.output,
+			"is mounted with size= for 2 pages", "mount limit");
+	TEST_ASSERT_STR_CONTAINS(
+			res.output, "more needed: remount it", "what to do");
+	TEST_ASSERT_EQUAL(test_dir_count(dir, "mountsizemap_"), 0,
+			"%s: the failed start left its files",
+			mode ? mode : "");
+	TEST_ASSERT(statfs(dir, &sfs) == 0 && sfs.f_bfree == sfs.f_blocks,
+			"%s: pages of the mount still held", mode ? mode : "");
+	return TEST_SUCCESS;
+}
+
 static int
 test_init_mount_size(void)
 {
-	char dir[] = "/tmp/rtemem-size-XXXXXX", dir_arg[64];
-	const char *const args[] = { dir_arg, "--file-prefix=mountsize", "-m",
-		"8", NULL };
-	struct test_child_result res;
+	char dir[] = "/tmp/rtemem-size-XXXXXX";
 	int ret;
 
 	if (geteuid() != 0) {
@@ -182,19 +206,16 @@ test_init_mount_size(void)
 		rmdir(dir);
 		return test_skip_hugepages("cannot mount a 2 MB hugetlbfs");
 	}
-	snprintf(dir_arg, sizeof(dir_arg), "--huge-dir=%s", dir);
-	ret = test_child_run(NULL, args, &res);
+	ret = mount_size_run(dir, NULL, NULL);
+	if (ret == TEST_SUCCESS)
+		ret = mount_size_run(dir, "--huge-unlink=never", NULL);
+	if (ret == TEST_SUCCESS)
+		ret = mount_size_run(dir, "--huge-unlink=never",
+				"--single-file-segments");
 	test_dir_clear(dir);
 	umount(dir);
 	rmdir(dir);
-	TEST_ASSERT_SUCCESS(ret, "child");
-	TEST_ASSERT_EQUAL(res.exit_code, TEST_CHILD_INIT_FAILED, "exit %d: %s",
-			res.exit_code, res.output);
-	TEST_ASSERT_STR_CONTAINS(res.output,
-			"is mounted with size= for 2 pages", "mount limit");
-	TEST_ASSERT_STR_CONTAINS(
-			res.output, "more needed: remount it", "what to do");
-	return TEST_SUCCESS;
+	return ret;
 }
 
 static int

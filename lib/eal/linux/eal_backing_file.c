@@ -341,6 +341,16 @@ file_get_fd(struct eal_mem *mem, unsigned int l, unsigned int idx, int *fd,
 	return ret;
 }
 
+/* Whether the page of slot @p idx came with data from a kept file. */
+static bool
+file_seg_dirty(const struct eal_mem *mem, unsigned int l, int idx)
+{
+	const struct rte_memseg_list *msl = &mem->mcfg->memsegs[l];
+
+	return (eal_msl_seg(mem->mcfg, msl, (unsigned int)idx)->flags &
+			       RTE_MEMSEG_FLAG_DIRTY) != 0;
+}
+
 static void
 file_release(struct eal_mem *mem, unsigned int l)
 {
@@ -352,8 +362,13 @@ file_release(struct eal_mem *mem, unsigned int l)
 	free(mem->local[l].seg_fds);
 	mem->local[l].seg_fds = NULL;
 	idx = eal_msl_find_next(mem->mcfg, msl, 0, true);
-	while (idx >= 0 && mem->policy->unlink_at_exit) {
-		if (!file_is_anon(mem, l, (unsigned int)idx)) {
+	while (idx >= 0) {
+		if (!file_is_anon(mem, l, (unsigned int)idx) &&
+				(mem->policy->unlink_at_exit ||
+						(mem->discard_fresh &&
+								!file_seg_dirty(mem,
+										l,
+										idx)))) {
 			file_path(mem, l, idx, path, sizeof(path));
 			eal_os_unlink(path);
 		}

@@ -262,11 +262,36 @@ single_unmap(struct eal_mem *mem, unsigned int l, unsigned int idx,
 			mem->policy->reuse && !mem->local[l].fd_anon);
 }
 
+/* After a failed start: punch out the pages it mapped fresh. */
+static void
+single_discard_fresh(struct eal_mem *mem, unsigned int l)
+{
+	const struct rte_memseg_list *msl = &mem->mcfg->memsegs[l];
+	int idx = eal_msl_find_next(mem->mcfg, msl, 0, true);
+
+	while (idx >= 0) {
+		if (!(eal_msl_seg(mem->mcfg, msl, (unsigned int)idx)->flags &
+				    RTE_MEMSEG_FLAG_DIRTY))
+			eal_os_punch_hole(mem->local[l].fd,
+					(uint64_t)idx * msl->page_sz,
+					msl->page_sz);
+		idx = eal_msl_find_next(mem->mcfg, msl, idx + 1, true);
+	}
+}
+
 static void
 single_release(struct eal_mem *mem, unsigned int l)
 {
-	if (mem->local[l].fd >= 0)
-		single_close(mem, l, mem->policy->unlink_at_exit);
+	struct eal_msl_local *loc = &mem->local[l];
+
+	if (loc->fd < 0)
+		return;
+	if (mem->discard_fresh && !loc->fd_created)
+		single_discard_fresh(mem, l);
+	single_close(mem, l,
+			mem->policy->unlink_at_exit ||
+					(mem->discard_fresh &&
+							loc->fd_created));
 }
 
 static int
