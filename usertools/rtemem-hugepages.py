@@ -778,6 +778,14 @@ def remove_in(directory, files, prefix, holders):
                 print("%s: not removing %s: %s" % (PROG, f.path, why),
                       file=sys.stderr)
                 kept += 1
+        if kept == 0:
+            # The record of the kept files' layout goes with the last one.
+            for layout in ("page", "single"):
+                try:
+                    os.unlink(os.path.join(directory, "%s.layout-%s"
+                                           % (prefix, layout)))
+                except FileNotFoundError:
+                    pass
     finally:
         drop_prefix_lock(lock, directory, prefix)
     if stale_lock:

@@ -151,6 +151,7 @@ struct hf_files {
 	unsigned int n_map_locked; /* of which locked by someone */
 	bool lock_file; /* <prefix>.lock exists */
 	bool lock_held; /* and is held */
+	bool layout_file; /* <prefix>.layout-* exists (--huge-unlink=never) */
 	unsigned int n_other; /* anything else */
 	char names[1024]; /* map file names, space separated */
 };
@@ -171,13 +172,14 @@ hf_is_locked(int dfd, const char *name)
 static void
 hf_scan(const struct hf_case *c, struct hf_files *f)
 {
-	char map_pfx[80], lock_name[80];
+	char map_pfx[80], lock_name[80], layout_name[80];
 	DIR *d = opendir(c->dir);
 	struct dirent *de;
 
 	memset(f, 0, sizeof(*f));
 	snprintf(map_pfx, sizeof(map_pfx), "%smap_", c->prefix);
 	snprintf(lock_name, sizeof(lock_name), "%s.lock", c->prefix);
+	snprintf(layout_name, sizeof(layout_name), "%s.layout-", c->prefix);
 	while (d != NULL && (de = readdir(d)) != NULL) {
 		bool locked;
 
@@ -194,6 +196,9 @@ hf_scan(const struct hf_case *c, struct hf_files *f)
 		} else if (strcmp(de->d_name, lock_name) == 0) {
 			f->lock_file = true;
 			f->lock_held = locked;
+		} else if (strncmp(de->d_name, layout_name,
+					   strlen(layout_name)) == 0) {
+			f->layout_file = true;
 		} else {
 			f->n_other++;
 		}
@@ -496,6 +501,41 @@ test_hf_never_single_grow(void)
 	return ret;
 }
 
+/*
+ * Both layouts name their files <prefix>map_<n>: after a change of
+ * layout on a prefix kept with --huge-unlink=never, the other layout's
+ * files are removed, not taken for files of this one, and all the memory
+ * comes back clean; then back again.
+ */
+static int
+test_hf_never_layout_switch(void)
+{
+	static const char *const page[] = { "-m", "8", "--huge-unlink=never",
+		NULL };
+	static const char *const single[] = { "-m", "8",
+		"--single-file-segments", "--huge-unlink=never", NULL };
+	static const unsigned int fresh[] = { DNF, DNF, DNF, DNF };
+	struct hf_case c;
+	int ret;
+
+	if (hf_case_open(&c, "never_layout") < 0)
+		return test_skip_hugepages("no hugetlbfs scratch directory");
+	ret = hf_expect_flags(&c, page, hf_fill, fresh, 4);
+	if (ret == TEST_SUCCESS)
+		ret = hf_expect_names(&c, 4);
+	if (ret == TEST_SUCCESS)
+		ret = hf_expect_flags(&c, single, hf_check_fill, fresh, 4);
+	if (ret == TEST_SUCCESS && test_dir_count(c.dir, "map_") != 1)
+		ret = TEST_FAILED;
+	if (ret == TEST_SUCCESS)
+		ret = hf_expect_flags(&c, page, hf_check_fill, fresh, 4);
+	if (ret == TEST_SUCCESS && test_dir_count(c.dir, "map_") != 4)
+		ret = TEST_FAILED;
+	if (hf_case_close(&c) < 0)
+		ret = TEST_FAILED;
+	return ret;
+}
+
 /* --legacy-mem with --huge-unlink=never marks reused pages too. */
 static int
 test_hf_never_legacy(void)
@@ -674,6 +714,7 @@ static struct unit_test_suite hugefiles_suite = {
 		TEST_CASE(test_hf_lifecycles),
 		TEST_CASE(test_hf_never_restart),
 		TEST_CASE(test_hf_never_single_grow),
+		TEST_CASE(test_hf_never_layout_switch),
 		TEST_CASE(test_hf_never_legacy),
 		TEST_CASE(test_hf_existing_no_reuse),
 		TEST_CASE(test_hf_second_primary),

@@ -72,6 +72,19 @@ mem_lock_dirs(struct eal_mem *mem, char *err, size_t err_len)
 			return fd;
 		}
 		mem->prefix_lock_fd[s] = fd;
+		n = eal_hugefile_layout_check(hpi->sizes[s].dir,
+				mem->opts->file_prefix,
+				mem->opts->single_file_segments,
+				mem->policy->reuse);
+		if (n < 0) {
+			snprintf(err, err_len,
+					"cannot record the file layout of prefix "
+					"'%s' in %s: %s",
+					mem->opts->file_prefix,
+					hpi->sizes[s].dir, strerror(-n));
+			mem_unlock_dirs(mem);
+			return n;
+		}
 		if (!mem->policy->clear_stale)
 			continue;
 		n = eal_hugefile_clear_stale(

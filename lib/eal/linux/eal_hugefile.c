@@ -201,6 +201,26 @@ eal_hugefile_prefix_lock(
 	}
 }
 
+static int hugefile_layout_write(
+		const char *dir, const char *prefix, bool single, bool keep);
+
+/* Whether @p dir holds a page file of @p prefix. */
+static bool
+hugefile_any(const char *dir, const char *prefix)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	unsigned int id;
+	bool found = false;
+
+	if (d == NULL)
+		return true; /* unknown: keep the record */
+	while (!found && (de = readdir(d)) != NULL)
+		found = eal_hugefile_match(de->d_name, prefix, &id);
+	closedir(d);
+	return found;
+}
+
 void
 eal_hugefile_prefix_unlock(int fd, const char *dir, const char *prefix)
 {
@@ -208,6 +228,11 @@ eal_hugefile_prefix_unlock(int fd, const char *dir, const char *prefix)
 
 	if (fd < 0)
 		return;
+	/* The record of the kept files' layout goes with the last one. */
+	if (!hugefile_any(dir, prefix)) {
+		hugefile_layout_write(dir, prefix, false, false);
+		hugefile_layout_write(dir, prefix, true, false);
+	}
 	hugefile_lock_path(path, sizeof(path), dir, prefix);
 	eal_os_unlink(path);
 	eal_os_close(fd);
@@ -375,4 +400,100 @@ eal_hugefile_count_pages(const char *dir, const char *prefix, uint64_t page_sz,
 	}
 	closedir(d);
 	return n;
+}
+
+/*
+ * The layout is in the name of an empty file, <prefix>.layout-page or
+ * <prefix>.layout-single: hugetlbfs files cannot be written to.
+ */
+static const char *const hugefile_layouts[] = { "page", "single" };
+
+static void
+hugefile_layout_path(char *buf, size_t len, const char *dir, const char *prefix,
+		bool single)
+{
+	snprintf(buf, len, "%s/%s.layout-%s", dir, prefix,
+			hugefile_layouts[single]);
+}
+
+/* The recorded layout: 0 per page, 1 single, -1 none. */
+static int
+hugefile_layout_read(const char *dir, const char *prefix)
+{
+	char path[PATH_MAX], why[64];
+	int l, fd;
+
+	for (l = 1; l >= 0; l--) {
+		hugefile_layout_path(path, sizeof(path), dir, prefix, l);
+		fd = hugefile_open_ours(path, O_RDONLY, why, sizeof(why));
+		if (fd >= 0) {
+			close(fd);
+			return l;
+		}
+	}
+	return -1;
+}
+
+/* Record @p single (with @p keep) or nothing; @return 0 or -errno. */
+static int
+hugefile_layout_write(
+		const char *dir, const char *prefix, bool single, bool keep)
+{
+	char path[PATH_MAX];
+	int fd;
+
+	hugefile_layout_path(path, sizeof(path), dir, prefix, !single);
+	if (unlink(path) != 0 && errno != ENOENT)
+		return -errno;
+	hugefile_layout_path(path, sizeof(path), dir, prefix, single);
+	if (!keep)
+		return unlink(path) != 0 && errno != ENOENT ? -errno : 0;
+	fd = hugefile_create(path);
+	if (fd == -EEXIST)
+		return 0;
+	if (fd < 0)
+		return fd;
+	close(fd);
+	return 0;
+}
+
+/* Remove every file of @p prefix in @p dir: @return how many. */
+static int
+hugefile_remove_all(const char *dir, const char *prefix)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	unsigned int id;
+	int n = 0;
+
+	if (d == NULL)
+		return -errno;
+	while ((de = readdir(d)) != NULL)
+		if (eal_hugefile_match(de->d_name, prefix, &id))
+			n += hugefile_try_remove(
+					dirfd(d), de->d_name, false, dir);
+	closedir(d);
+	return n;
+}
+
+int
+eal_hugefile_layout_check(
+		const char *dir, const char *prefix, bool single, bool keep)
+{
+	int old = hugefile_layout_read(dir, prefix), n = 0, ret;
+
+	if (old >= 0 && old != (int)single) {
+		n = hugefile_remove_all(dir, prefix);
+		if (n > 0)
+			EAL_LOG(INFO,
+					"removed %d files of prefix '%s' in %s: "
+					"they were kept %s, and this start uses %s",
+					n, prefix, dir,
+					old ? "with one file per memseg list" :
+					      "with one file per page",
+					single ? "one file per memseg list" :
+						 "one file per page");
+	}
+	ret = hugefile_layout_write(dir, prefix, single, keep);
+	return ret < 0 ? ret : n;
 }

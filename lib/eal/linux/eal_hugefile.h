@@ -56,7 +56,10 @@ void eal_hugefile_path(char *buf, size_t len, const char *dir,
 int eal_hugefile_prefix_lock(
 		const char *dir, const char *prefix, char *err, size_t err_len);
 
-/* Release the prefix lock, removing its file. */
+/*
+ * Release the prefix lock, removing its file, and the record of the
+ * layout too when no page file of the prefix is left.
+ */
 void eal_hugefile_prefix_unlock(int fd, const char *dir, const char *prefix);
 
 /*
@@ -91,6 +94,21 @@ int eal_hugefile_open_locked(const char *path, bool expect_existing,
  * @return the number of files removed, or -errno if @p dir is unreadable.
  */
 int eal_hugefile_clear_stale(const char *dir, const char *prefix);
+
+/*
+ * Keep the files of @p prefix in @p dir of one layout: one file per page,
+ * or one per memseg list (@p single). Both name their files
+ * <prefix>map_<n>, so a file kept by one layout would be taken for
+ * another file by the other. An empty file <dir>/<prefix>.layout-page or
+ * <prefix>.layout-single records the layout of the kept files. When it differs from @p single, every file of the prefix
+ * in @p dir is removed (their pages come back), with a log line. With
+ * @p keep (--huge-unlink=never) the record is then written; otherwise it
+ * is removed, since no file is kept. The caller holds the prefix lock.
+ *
+ * @return the number of files removed, or -errno.
+ */
+int eal_hugefile_layout_check(
+		const char *dir, const char *prefix, bool single, bool keep);
 
 /*
  * Count the pages held by the files of @p prefix in @p dir: the pages a
