@@ -570,6 +570,19 @@ test_child_start(const char *action, const char *const args[],
 	return c->pid;
 }
 
+pid_t
+test_child_spawn(const char *action, const char *const args[],
+		struct test_child_result *res)
+{
+	struct test_child *c;
+
+	c = child_spawn(action, args, false, res);
+	if (c == NULL)
+		return -1;
+	TAILQ_INSERT_TAIL(&started_children, c, next);
+	return c->pid;
+}
+
 int
 test_child_finish(pid_t pid, int signal, struct test_child_result *res)
 {

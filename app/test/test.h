@@ -197,6 +197,16 @@ int test_child_run(const char *action, const char *const args[],
 pid_t test_child_start(const char *action, const char *const args[],
 		struct test_child_result *res);
 
+/*
+ * Start a child as test_child_run() does and return at once, without
+ * waiting for anything: for tests that kill it at a chosen instant with
+ * test_child_finish().
+ *
+ * @return the child's pid, or -1 (then @p res says why).
+ */
+pid_t test_child_spawn(const char *action, const char *const args[],
+		struct test_child_result *res);
+
 /* In a child: tell the parent waiting in test_child_start() we are ready. */
 void test_child_ready(void);
 
