@@ -563,6 +563,9 @@ test_huge_unlink_bad(void)
 				"invalid value 'never ' for --huge-unlink: " HU_EXPECT },
 		{ { "--huge-unlink=al" },
 				"invalid value 'al' for --huge-unlink: " HU_EXPECT },
+		/* Control characters in a quoted value show as '?'. */
+		{ { "--huge-unlink=a\nb\033[2J" },
+				"invalid value 'a?b?[2J' for --huge-unlink: " HU_EXPECT },
 		{ { "--huge-unlink", "never" }, HU_SPACE("never") },
 		{ { "--huge-unlink", "always" }, HU_SPACE("always") },
 		{ { "--huge-unlink", "existing" }, HU_SPACE("existing") },

@@ -103,16 +103,25 @@ static int set_err(char *err, size_t err_len, const char *fmt, ...)
 static int bad_value(const struct opt_ctx *ctx, const char *fmt, ...)
 		__rte_format_printf(2, 3);
 
+/*
+ * Messages quote what was typed: a control character in it (a newline,
+ * an escape sequence) is shown as '?', so that a message stays one line
+ * that cannot rewrite the log or the terminal.
+ */
 static int
 set_err(char *err, size_t err_len, const char *fmt, ...)
 {
 	va_list ap;
+	char *c;
 
 	if (err == NULL || err_len == 0)
 		return -EINVAL;
 	va_start(ap, fmt);
 	vsnprintf(err, err_len, fmt, ap);
 	va_end(ap);
+	for (c = err; *c != '\0'; c++)
+		if ((unsigned char)*c < 0x20 || *c == 0x7f)
+			*c = '?';
 	return -EINVAL;
 }
 
