@@ -25,11 +25,16 @@ env_require_root()
 	fi
 }
 
-# env_install_packages PACKAGE...: apt-get install, quietly unless it fails.
+# env_install_packages PACKAGE...: apt-get install, quietly unless it
+# fails; nothing at all when every package is installed already.
 env_install_packages()
 {
 	local log
 
+	if [ "$(dpkg-query -W -f='${Status}\n' "$@" 2> /dev/null |
+			grep -c '^install ok installed$')" -eq $# ]; then
+		return 0
+	fi
 	log=$(mktemp)
 	if { apt-get update -qq &&
 		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
