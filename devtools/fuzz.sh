@@ -47,9 +47,13 @@ ninja -C "$build" app/test-fuzz/fuzz_eal_options > /dev/null ||
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 
+corpus=$build/fuzz-corpus/eal_options
+crashes=$build/fuzz-crashes
 # The seeds and the regressions first, each once: they must all pass.
+# The seeds stay in the corpus to fuzz from.
 if "$top/app/test-fuzz/run_corpus.sh" "$build/app/test-fuzz/fuzz_eal_options" \
-		"$top/app/test-fuzz/seeds.txt" "$regressions" > "$build/fuzz-corpus.log" 2>&1; then
+		"$top/app/test-fuzz/seeds.txt" "$regressions" "$corpus" \
+		> "$build/fuzz-corpus.log" 2>&1; then
 	echo "ok: fuzz: the seed corpus and every regression input"
 else
 	tail -n 30 "$build/fuzz-corpus.log"
@@ -57,15 +61,7 @@ else
 	exit 1
 fi
 
-corpus=$build/fuzz-corpus/eal_options
-crashes=$build/fuzz-crashes
-mkdir -p "$corpus" "$crashes"
-n=0
-grep -v '^#' "$top/app/test-fuzz/seeds.txt" | while IFS= read -r line; do
-	[ -n "$line" ] || continue
-	n=$((n + 1))
-	printf '%s' "$line" | tr ' ' '\0' > "$corpus/seed-$n"
-done
+mkdir -p "$crashes"
 rm -f "$crashes"/*
 # -timeout: an input that takes more than 5 s is a hang.
 if "$build/app/test-fuzz/fuzz_eal_options" -max_total_time="$seconds" \
