@@ -107,6 +107,52 @@ test_edges_memzone(void)
 	return TEST_SUCCESS;
 }
 
+/* An int call: check its result and rte_errno (-1 for "not checked"). */
+#define EDGE_INT(expr, want, want_errno, what) \
+	do { \
+		int edge_ret_; \
+		rte_errno = 12345; \
+		edge_ret_ = (expr); \
+		TEST_ASSERT_EQUAL(edge_ret_, want, "%s: returned %d", what, \
+				edge_ret_); \
+		if ((want_errno) >= 0) \
+			TEST_ASSERT_EQUAL(rte_errno, want_errno, \
+					"%s: rte_errno %d, expected %d", what, \
+					rte_errno, want_errno); \
+	} while (0)
+
+static int
+test_edges_memory_heaps(void)
+{
+	char long_name[RTE_HEAP_NAME_MAX_LEN + 1];
+	struct rte_malloc_socket_stats st;
+	int local = 0;
+
+	memset(long_name, 'h', sizeof(long_name) - 1);
+	long_name[sizeof(long_name) - 1] = '\0';
+	TEST_ASSERT_NULL(rte_mem_virt2memseg(&local, NULL), "stack address");
+	TEST_ASSERT_NULL(rte_mem_virt2memseg_list(NULL), "NULL address");
+	/* As DPDK: the address itself, or its physical address. */
+	TEST_ASSERT_EQUAL(rte_mem_virt2iova(&local),
+			rte_eal_iova_mode() == RTE_IOVA_VA ?
+					(rte_iova_t)(uintptr_t)&local :
+					rte_mem_virt2phy(&local),
+			"IOVA of a stack address");
+	EDGE_INT(rte_memseg_get_fd(NULL), -1, EINVAL, "get_fd(NULL)");
+	EDGE_INT(rte_malloc_get_socket_stats(RTE_MAX_NUMA_NODES + 1, &st), -1,
+			-1, "stats of an unknown socket");
+	EDGE_INT(rte_malloc_heap_create(NULL), -1, EINVAL, "create NULL");
+	EDGE_INT(rte_malloc_heap_create(""), -1, EINVAL, "create \"\"");
+	EDGE_INT(rte_malloc_heap_create(long_name), -1, EINVAL,
+			"create a name of RTE_HEAP_NAME_MAX_LEN");
+	EDGE_INT(rte_malloc_heap_get_socket(NULL), -1, EINVAL, "socket NULL");
+	EDGE_INT(rte_malloc_heap_get_socket("edge_nope"), -1, ENOENT,
+			"socket of an unknown heap");
+	EDGE_INT(rte_malloc_heap_destroy("edge_nope"), -1, ENOENT,
+			"destroy an unknown heap");
+	return TEST_SUCCESS;
+}
+
 /*
  * Child: after rte_eal_cleanup() (as before rte_eal_init()) the API fails
  * cleanly with E_RTE_NO_CONFIG; then the EAL starts again for the
@@ -158,6 +204,7 @@ static struct unit_test_suite edges_suite = {
 	.unit_test_cases = {
 		TEST_CASE(test_edges_malloc),
 		TEST_CASE(test_edges_memzone),
+		TEST_CASE(test_edges_memory_heaps),
 		TEST_CASE(test_edges_after_cleanup),
 		TEST_CASES_END(),
 	},
