@@ -199,7 +199,9 @@ one_case()
 		report "$mode$([ "$run" = once ] || echo "-$run")" "$name" \
 			"$expect" "$reason" "$result"
 	done
-	find "$dir" -maxdepth 1 -name "${prefix}map_*" -delete
+	# Kept files and the record of their layout (--huge-unlink=never).
+	find "$dir" -maxdepth 1 \( -name "${prefix}map_*" -o \
+		-name "${prefix}.layout-*" \) -delete
 }
 
 run_all()
@@ -232,7 +234,8 @@ run_all()
 prepare
 # What an earlier run that was stopped may have left.
 rm -rf "$huge/conformance"
-find "$huge" -maxdepth 1 -name 'conf[0-9]*map_*' -delete
+find "$huge" -maxdepth 1 \( -name 'conf[0-9]*map_*' -o \
+	-name 'conf[0-9]*.layout-*' \) -delete
 start=$(date +%s)
 run_all
 rmdir "$huge/conformance" 2> /dev/null || true
