@@ -533,6 +533,20 @@ t_stale_lock_removed()
 		out_has "^removed $MNT/${PREFIX}\.lock \(a prefix lock nobody held\)\$"
 }
 
+# A FIFO with a page file's name: --remove must not block on it, and
+# leaves it (it is no page file).
+t_remove_fifo()
+{
+	mkfifo "$MNT/${PREFIX}map_7" || return 1
+	RC=0
+	OUT=$(timeout 20 "$TOOL" --remove "$PREFIX" --huge-dir "$MNT" \
+		2> "$WORK/err") || RC=$?
+	ERR=$(cat "$WORK/err")
+	rm -f "$MNT/${PREFIX}map_7"
+	[ "$RC" -ne 124 ] || { WHY="--remove blocked on a FIFO"; return 1; }
+	err_has "not removing $MNT/${PREFIX}map_7: not a regular file"
+}
+
 # The real rtemem process, kept alive by its test prompt reading a FIFO.
 RT_PID=
 RT_DIR=
@@ -765,6 +779,7 @@ main()
 	stop "$held"
 	check "--remove removes the files and the stale prefix lock" \
 		t_stale_lock_removed
+	check "--remove neither blocks on nor removes a FIFO" t_remove_fifo
 
 	if [ -n "$BUILD" ] && [ -x "$BUILD/app/test/rtemem-test" ]; then
 		check "setup: rtemem-test -m 4 --huge-unlink=never, alive" \
