@@ -356,6 +356,7 @@ file_release(struct eal_mem *mem, unsigned int l)
 {
 	const struct rte_memseg_list *msl = &mem->mcfg->memsegs[l];
 	char path[PATH_MAX];
+	bool drop;
 	int idx;
 
 	file_close_fds(mem, l, 0, mem->local[l].seg_fds ? msl->n_segs : 0);
@@ -363,12 +364,12 @@ file_release(struct eal_mem *mem, unsigned int l)
 	mem->local[l].seg_fds = NULL;
 	idx = eal_msl_find_next(mem->mcfg, msl, 0, true);
 	while (idx >= 0) {
-		if (!file_is_anon(mem, l, (unsigned int)idx) &&
-				(mem->policy->unlink_at_exit ||
-						(mem->discard_fresh &&
-								!file_seg_dirty(mem,
-										l,
-										idx)))) {
+		/* At exit as the mode says; after a failed start, what it
+		 * made (a page with data came from a kept file). */
+		drop = mem->policy->unlink_at_exit ||
+				(mem->discard_fresh &&
+						!file_seg_dirty(mem, l, idx));
+		if (drop && !file_is_anon(mem, l, (unsigned int)idx)) {
 			file_path(mem, l, idx, path, sizeof(path));
 			eal_os_unlink(path);
 		}

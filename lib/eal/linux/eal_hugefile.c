@@ -157,10 +157,8 @@ int
 eal_hugefile_prefix_lock(
 		const char *dir, const char *prefix, char *err, size_t err_len)
 {
-	char path[PATH_MAX];
+	char path[PATH_MAX], why[64];
 	int fd, ret;
-
-	char why[64];
 
 	hugefile_lock_path(path, sizeof(path), dir, prefix);
 	for (;;) {
