@@ -121,6 +121,15 @@ test_edges_memzone(void)
 					rte_errno, want_errno); \
 	} while (0)
 
+static void
+edge_cb(enum rte_mem_event type, const void *addr, size_t len, void *arg)
+{
+	RTE_SET_USED(type);
+	RTE_SET_USED(addr);
+	RTE_SET_USED(len);
+	RTE_SET_USED(arg);
+}
+
 static int
 test_edges_memory_heaps(void)
 {
@@ -139,6 +148,12 @@ test_edges_memory_heaps(void)
 					rte_mem_virt2phy(&local),
 			"IOVA of a stack address");
 	EDGE_INT(rte_memseg_get_fd(NULL), -1, EINVAL, "get_fd(NULL)");
+	EDGE_INT(rte_mem_event_callback_register(NULL, edge_cb, NULL), -1,
+			EINVAL, "callback name NULL");
+	EDGE_INT(rte_mem_event_callback_register("edge", NULL, NULL), -1,
+			EINVAL, "callback NULL");
+	EDGE_INT(rte_mem_event_callback_unregister("edge_nope", NULL), -1,
+			ENOENT, "unregister an unknown callback");
 	EDGE_INT(rte_malloc_get_socket_stats(RTE_MAX_NUMA_NODES + 1, &st), -1,
 			-1, "stats of an unknown socket");
 	EDGE_INT(rte_malloc_heap_create(NULL), -1, EINVAL, "create NULL");
