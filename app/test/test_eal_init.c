@@ -197,10 +197,9 @@ test_init_mount_size(void)
 	char dir[] = "/tmp/rtemem-size-XXXXXX";
 	int ret;
 
-	if (geteuid() != 0) {
-		printf("not root: cannot mount a hugetlbfs of its own\n");
-		return TEST_SKIPPED;
-	}
+	if (geteuid() != 0)
+		return test_skip_hugepages(
+				"not root: cannot mount a hugetlbfs of its own");
 	TEST_ASSERT_NOT_NULL(mkdtemp(dir), "mkdtemp");
 	if (mount("nodev", dir, "hugetlbfs", 0, "pagesize=2M,size=4M") != 0) {
 		rmdir(dir);

@@ -364,10 +364,9 @@ test_hostile_lock_fifo(void)
 static int
 test_hostile_other_user(void)
 {
-	if (geteuid() != 0) {
-		printf("not root: cannot run a child as another user\n");
-		return TEST_SKIPPED;
-	}
+	if (geteuid() != 0)
+		return test_skip_hugepages(
+				"not root: cannot run a child as another user");
 	TEST_ASSERT_SUCCESS(
 			chown(dir, HOSTILE_NOBODY, HOSTILE_NOBODY), "chown");
 	TEST_ASSERT_SUCCESS(make_file(HOSTILE_PREFIX "map_0", 0, 0600), "f0");
