@@ -648,6 +648,29 @@ test_iova_mode(void)
 	return CHECK_BAD(cases);
 }
 
+static int
+test_proc_type(void)
+{
+	static const struct bad_case cases[] = {
+		{ { "--proc-type=Primary" },
+				"invalid value 'Primary' for --proc-type: expected "
+				"primary, secondary or auto" },
+		{ { "--proc-type" },
+				"option --proc-type requires an argument" },
+	};
+
+	TEST_ASSERT_EQUAL(PARSE("-m", "8"), 2, "%s", err);
+	TEST_ASSERT_EQUAL(opts.proc_type, RTE_PROC_PRIMARY, "default");
+	TEST_ASSERT_EQUAL(PARSE("--proc-type", "secondary"), 2, "%s", err);
+	TEST_ASSERT_EQUAL(opts.proc_type, RTE_PROC_SECONDARY, "secondary");
+	TEST_ASSERT_EQUAL(PARSE("--proc-type=auto"), 1, "%s", err);
+	TEST_ASSERT_EQUAL(opts.proc_type, RTE_PROC_AUTO, "auto");
+	TEST_ASSERT_EQUAL(PARSE("--proc-type=auto", "--proc-type=primary"), 2,
+			"%s", err);
+	TEST_ASSERT_EQUAL(opts.proc_type, RTE_PROC_PRIMARY, "last wins");
+	return CHECK_BAD(cases);
+}
+
 #define BV_EXPECT "expected a non-zero hexadecimal address, e.g. 0x100000000"
 
 static int
@@ -903,8 +926,8 @@ test_unknown(void)
 		{ { "-x5" }, "unknown option '-x'" },
 		{ { "--mem=5" }, "unknown option '--mem'" },
 		{ { "--Memory=5" }, "unknown option '--Memory'" },
-		{ { "--in-memory", "--proc-type=primary" },
-				"unknown option '--proc-type'" },
+		{ { "--in-memory", "--vdev=net_null0" },
+				"unknown option '--vdev'" },
 	};
 
 	return check_bad_parse(cases, RTE_DIM(cases), true);
@@ -996,6 +1019,14 @@ static const struct bad_case conflict_cases[] = {
 	{ { "--socket-limit=1024", "--legacy-mem" },
 			"options --socket-limit and --legacy-mem" NOT_TOGETHER
 			"legacy memory never grows, so the limit could never apply" },
+	{ { "--proc-type=secondary", "--no-shconf" },
+			"options --proc-type=secondary and --no-shconf" NOT_TOGETHER
+			"a secondary process finds its primary through the "
+			"runtime directory, which this turns off" },
+	{ { "--in-memory", "--proc-type=auto" },
+			"options --proc-type=auto and --in-memory" NOT_TOGETHER
+			"a secondary process finds its primary through the "
+			"runtime directory, which this turns off" },
 	{ { "--no-huge", "--iova-mode=pa" },
 			"options --no-huge and --iova-mode=pa" NOT_TOGETHER
 			"4 KB pages have no stable physical address" },
@@ -1167,7 +1198,7 @@ static struct unit_test_suite eal_options_suite = { .suite_name = "EAL options",
 			TEST_CASE(test_huge_unlink_forms),
 			TEST_CASE(test_huge_unlink_bad),
 			TEST_CASE(test_switches), TEST_CASE(test_switches_bad),
-			TEST_CASE(test_iova_mode),
+			TEST_CASE(test_iova_mode), TEST_CASE(test_proc_type),
 			TEST_CASE(test_base_virtaddr),
 			TEST_CASE(test_log_level),
 			TEST_CASE(test_log_level_bad), TEST_CASE(test_lcores),

@@ -121,6 +121,53 @@ eal_discover(struct eal_context *ctx, char *err)
 	return ret;
 }
 
+/*
+ * Settle the process type: a primary takes its prefix's runtime
+ * directory (unless --no-shconf); "auto" is the primary unless one is
+ * running. Attaching to a running primary is not there yet, so a
+ * secondary fails with a message that says which case it is.
+ */
+static int
+eal_proc_type_resolve(struct eal_context *ctx, char *err)
+{
+	const struct eal_options *o = &ctx->opts;
+	char path[PATH_MAX + 16];
+	bool alive;
+
+	ctx->rt.dir[0] = '\0';
+	ctx->rt.config_fd = -1;
+	if (o->no_shconf)
+		return 0;
+	if (eal_runtime_dir_path(o->file_prefix, path, PATH_MAX) < 0) {
+		snprintf(err, EAL_ERR_LEN,
+				"runtime directory of prefix '%s': "
+				"path too long",
+				o->file_prefix);
+		return -ENAMETOOLONG;
+	}
+	strcat(path, "/config");
+	alive = eal_runtime_alive(path) == 1;
+	if (o->proc_type == RTE_PROC_SECONDARY && !alive) {
+		snprintf(err, EAL_ERR_LEN,
+				"--proc-type=secondary: no primary process of file "
+				"prefix '%s' is running (none holds %s)",
+				o->file_prefix, path);
+		return -ENOENT;
+	}
+	if (o->proc_type != RTE_PROC_PRIMARY && alive) {
+		snprintf(err, EAL_ERR_LEN,
+				"--proc-type=%s: the primary process of file prefix "
+				"'%s' is running, and rtemem cannot attach a "
+				"secondary process to it yet",
+				o->proc_type == RTE_PROC_SECONDARY ?
+						"secondary" :
+						"auto",
+				o->file_prefix);
+		return -ENOTSUP;
+	}
+	return eal_runtime_open(&ctx->rt, o->file_prefix, err, EAL_ERR_LEN);
+}
+
 int
 rte_eal_init(int argc, char **argv)
 {
@@ -139,15 +186,21 @@ rte_eal_init(int argc, char **argv)
 	if (ctx->opts.huge_unlink == EAL_HUGE_UNLINK_NEVER)
 		EAL_LOG(WARNING,
 				"--huge-unlink=never: hugepage files are kept and mapped again, so reused memory may hold the previous process's data");
+	ret = eal_proc_type_resolve(ctx, err);
+	if (ret < 0)
+		return eal_fail(-ret, err);
 	ret = eal_discover(ctx, err);
-	if (ret < 0)
+	if (ret == 0)
+		ret = eal_mem_init(&ctx->mem, &ctx->opts, &ctx->hpi, err,
+				EAL_ERR_LEN);
+	if (ret < 0) {
+		eal_runtime_close(&ctx->rt);
 		return eal_fail(-ret, err);
-	ret = eal_mem_init(&ctx->mem, &ctx->opts, &ctx->hpi, err, EAL_ERR_LEN);
-	if (ret < 0)
-		return eal_fail(-ret, err);
+	}
 	ret = eal_lcores_init(&ctx->lcores, &ctx->opts, err, EAL_ERR_LEN);
 	if (ret < 0) {
 		eal_mem_cleanup(&ctx->mem);
+		eal_runtime_close(&ctx->rt);
 		return eal_fail(-ret, err);
 	}
 	eal_lcores_set(&ctx->lcores);
@@ -159,6 +212,7 @@ rte_eal_init(int argc, char **argv)
 		eal_lcores_cleanup(&ctx->lcores);
 		eal_lcores_set(NULL);
 		eal_mem_cleanup(&ctx->mem);
+		eal_runtime_close(&ctx->rt);
 		return eal_fail(-ret, err);
 	}
 	argv[n_args] = argv[0];
@@ -179,6 +233,7 @@ rte_eal_cleanup(void)
 	eal_lcores_set(NULL);
 	eal_publish(NULL);
 	eal_mem_cleanup(&ctx->mem);
+	eal_runtime_close(&ctx->rt);
 	return 0;
 }
 
@@ -205,7 +260,22 @@ rte_eal_has_hugepages(void)
 const char *
 rte_eal_get_runtime_dir(void)
 {
-	return NULL;
+	return eal_ctx != NULL ? eal_ctx->rt.dir : "";
+}
+
+int
+rte_eal_primary_proc_alive(const char *config_file_path)
+{
+	char path[PATH_MAX + 16];
+
+	if (config_file_path != NULL)
+		return eal_runtime_alive(config_file_path);
+	if (eal_runtime_dir_path(
+			    eal_ctx != NULL ? eal_ctx->opts.file_prefix : "rte",
+			    path, PATH_MAX) < 0)
+		return 0;
+	strcat(path, "/config");
+	return eal_runtime_alive(path);
 }
 
 void

@@ -68,6 +68,7 @@ static const char *const opt_expect[EAL_OPT_COUNT] = {
 	[EAL_OPT_FILE_PREFIX] = "a file name prefix such as rte",
 	[EAL_OPT_HUGE_UNLINK] = "existing, always or never",
 	[EAL_OPT_IOVA_MODE] = "pa or va",
+	[EAL_OPT_PROC_TYPE] = "primary, secondary or auto",
 	[EAL_OPT_BASE_VIRTADDR] =
 			"a non-zero hexadecimal address, e.g. 0x100000000",
 	[EAL_OPT_LOG_LEVEL] =
@@ -358,6 +359,20 @@ opt_value_known(enum eal_option_id id, const char *s)
 }
 
 static int
+opt_proc_type(struct eal_options *opts, const struct opt_ctx *ctx)
+{
+	if (strcmp(ctx->value, "primary") == 0)
+		opts->proc_type = RTE_PROC_PRIMARY;
+	else if (strcmp(ctx->value, "secondary") == 0)
+		opts->proc_type = RTE_PROC_SECONDARY;
+	else if (strcmp(ctx->value, "auto") == 0)
+		opts->proc_type = RTE_PROC_AUTO;
+	else
+		return bad_form(ctx);
+	return 0;
+}
+
+static int
 opt_iova_mode(struct eal_options *opts, const struct opt_ctx *ctx)
 {
 	if (strcmp(ctx->value, "pa") == 0)
@@ -575,6 +590,7 @@ static const opt_handler opt_handlers[EAL_OPT_COUNT] = {
 	[EAL_OPT_MATCH_ALLOCATIONS] = opt_switch,
 	[EAL_OPT_NO_SHCONF] = opt_switch,
 	[EAL_OPT_IOVA_MODE] = opt_iova_mode,
+	[EAL_OPT_PROC_TYPE] = opt_proc_type,
 	[EAL_OPT_BASE_VIRTADDR] = opt_base_virtaddr,
 	[EAL_OPT_LOG_LEVEL] = opt_log_level,
 	[EAL_OPT_LCORES_LIST] = opt_lcores,
@@ -669,6 +685,7 @@ eal_options_defaults(struct eal_options *opts)
 	strcpy(opts->file_prefix, "rte");
 	opts->huge_unlink = EAL_HUGE_UNLINK_EXISTING;
 	opts->iova_mode = RTE_IOVA_DC;
+	opts->proc_type = RTE_PROC_PRIMARY;
 }
 
 int
@@ -802,6 +819,14 @@ resolve_limit_conflicts(const struct eal_options *o, char *err, size_t len)
 	if (o->n_socket_limit != 0 && o->legacy_mem)
 		return conflict(err, len, "--socket-limit", "--legacy-mem",
 				"legacy memory never grows, so the limit could never apply");
+	if (o->proc_type != RTE_PROC_PRIMARY && (o->no_shconf || o->in_memory))
+		return conflict(err, len,
+				o->proc_type == RTE_PROC_SECONDARY ?
+						"--proc-type=secondary" :
+						"--proc-type=auto",
+				o->in_memory ? "--in-memory" : "--no-shconf",
+				"a secondary process finds its primary through "
+				"the runtime directory, which this turns off");
 	if (o->no_huge && o->iova_mode == RTE_IOVA_PA)
 		return conflict(err, len, "--no-huge", "--iova-mode=pa",
 				"4 KB pages have no stable physical address");

@@ -58,6 +58,9 @@ enum eal_opt_arg {
 			"Free memory exactly as it was allocated") \
 	X(NO_SHCONF, "no-shconf", 0, EAL_ARG_NONE, NULL, \
 			"No runtime files in the runtime directory") \
+	X(PROC_TYPE, "proc-type", 0, EAL_ARG_REQUIRED, \
+			"primary|secondary|auto", \
+			"Start as the primary process, or attach to one") \
 	X(IOVA_MODE, "iova-mode", 0, EAL_ARG_REQUIRED, "pa|va", \
 			"Use physical or virtual addresses as IOVA") \
 	X(BASE_VIRTADDR, "base-virtaddr", 0, EAL_ARG_REQUIRED, "ADDR", \
@@ -112,6 +115,7 @@ struct eal_options {
 	bool legacy_mem; /* also set by --no-huge */
 	bool match_allocations;
 	bool no_shconf; /* also set by --in-memory */
+	enum rte_proc_type_t proc_type; /* RTE_PROC_PRIMARY by default */
 	enum rte_iova_mode iova_mode; /* RTE_IOVA_DC when not given */
 	uint64_t base_virtaddr; /* 0 when not given */
 	struct eal_log_rule log_rules[EAL_MAX_LOG_RULES];

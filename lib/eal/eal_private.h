@@ -17,9 +17,11 @@
 #include "eal_lcore.h"
 #include "eal_mem.h"
 #include "eal_options.h"
+#include "linux/eal_runtime.h"
 
 struct eal_context {
 	struct eal_options opts; /* read-only after init */
+	struct eal_runtime rt; /* runtime directory, unless --no-shconf */
 	struct eal_hugepage_info hpi; /* read-only after init */
 	struct eal_mem mem; /* memory layer */
 	struct eal_lcores lcores; /* lcores and their threads */

@@ -105,12 +105,29 @@ enum rte_iova_mode rte_eal_iova_mode(void);
 int rte_eal_has_hugepages(void);
 
 /**
- * The directory of this process's runtime files, in DPDK.
+ * The runtime directory of this process's file prefix: /var/run/rtemem/
+ * PREFIX for root, $XDG_RUNTIME_DIR/rtemem/PREFIX (or /tmp/rtemem-UID/
+ * PREFIX) for other users, mode 0700. The primary process holds a lock on
+ * its "config" file for as long as it runs, and removes both at
+ * rte_eal_cleanup().
  *
  * @return
- *   NULL: rtemem creates no runtime directory.
+ *   The path; "" before rte_eal_init(), after rte_eal_cleanup(), and with
+ *   --no-shconf or --in-memory (no runtime directory).
  */
 const char *rte_eal_get_runtime_dir(void);
+
+/**
+ * Whether a primary process is running: one holds the lock of the config
+ * file at @p config_file_path.
+ *
+ * @param config_file_path
+ *   A runtime directory's "config" file, or NULL for that of this
+ *   process's file prefix ("rte" before rte_eal_init()).
+ * @return
+ *   1 if a primary process holds it, 0 otherwise.
+ */
+int rte_eal_primary_proc_alive(const char *config_file_path);
 
 /**
  * Log a message at RTE_LOG_CRIT (log type EAL) and end the process with
