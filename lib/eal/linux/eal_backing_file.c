@@ -58,28 +58,23 @@ file_path(const struct eal_mem *mem, unsigned int l, unsigned int idx,
  */
 static int
 file_open(const struct eal_mem *mem, const char *path, uint64_t page_sz,
-		bool *dirty, char *why, size_t why_len)
+		bool *dirty, struct eal_hugefile_found *f)
 {
-	uint64_t size = 0, allocated = 0;
-	bool created;
 	int fd, ret = 0;
 
 	*dirty = false;
-	fd = eal_hugefile_open_locked(
-			path, mem->policy->reuse, &created, why, why_len);
+	fd = eal_hugefile_open_locked(path, mem->policy->reuse, f);
 	if (fd < 0)
 		return fd;
-	if (!created)
-		ret = eal_os_fsize(fd, &size, &allocated);
-	if (ret == 0 && size != page_sz)
+	if (f->size != page_sz)
 		ret = eal_os_truncate(fd, page_sz);
 	if (ret < 0) {
 		eal_os_close(fd);
-		if (created)
+		if (f->created)
 			eal_os_unlink(path);
 		return ret;
 	}
-	*dirty = allocated > 0;
+	*dirty = f->allocated > 0;
 	return fd;
 }
 
@@ -168,17 +163,18 @@ static int
 file_map_one(struct eal_mem *mem, unsigned int l, unsigned int idx, bool *dirty)
 {
 	const struct rte_memseg_list *msl = &mem->mcfg->memsegs[l];
-	char path[PATH_MAX], why[64] = "";
+	struct eal_hugefile_found f;
+	char path[PATH_MAX];
 	int fd, ret;
 
 	file_path(mem, l, idx, path, sizeof(path));
-	fd = file_open(mem, path, msl->page_sz, dirty, why, sizeof(why));
+	fd = file_open(mem, path, msl->page_sz, dirty, &f);
 	if (fd == -EPERM) {
 		EAL_LOG(WARNING,
 				"%s is %s, not a hugepage file of yours: left as "
 				"it is; its page comes from anonymous hugepage "
 				"memory this run and is not kept",
-				path, why);
+				path, f.why);
 		return file_map_anon(mem, l, idx);
 	}
 	if (fd == -EBUSY)

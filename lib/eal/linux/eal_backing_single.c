@@ -55,22 +55,17 @@ bits_set(uint64_t *bm, unsigned int idx, unsigned int n, bool v)
 }
 
 /* Mark the slots covered by the file as found as possibly holding data. */
-static int
-single_note_existing(struct eal_mem *mem, unsigned int l, int fd)
+static void
+single_note_existing(struct eal_mem *mem, unsigned int l,
+		const struct eal_hugefile_found *f)
 {
 	const struct rte_memseg_list *msl = &mem->mcfg->memsegs[l];
-	uint64_t size, allocated;
-	int ret;
 
-	ret = eal_os_fsize(fd, &size, &allocated);
-	if (ret < 0)
-		return ret;
-	if (allocated > 0)
+	if (f->allocated > 0)
 		bits_set(mem->local[l].may_hold_data, 0,
-				(unsigned int)RTE_MIN(size / msl->page_sz,
+				(unsigned int)RTE_MIN(f->size / msl->page_sz,
 						(uint64_t)msl->n_segs),
 				true);
-	return 0;
 }
 
 static int memfd_open(struct eal_mem *mem, unsigned int l);
@@ -79,19 +74,18 @@ static int
 single_open_file(struct eal_mem *mem, unsigned int l)
 {
 	struct eal_msl_local *loc = &mem->local[l];
-	char path[PATH_MAX], why[64] = "";
-	bool created;
-	int fd, ret = 0;
+	struct eal_hugefile_found f;
+	char path[PATH_MAX];
+	int fd, ret;
 
 	single_path(mem, l, path, sizeof(path));
-	fd = eal_hugefile_open_locked(
-			path, mem->policy->reuse, &created, why, sizeof(why));
+	fd = eal_hugefile_open_locked(path, mem->policy->reuse, &f);
 	if (fd == -EPERM) {
 		EAL_LOG(WARNING,
 				"%s is %s, not a hugepage file of yours: left as "
 				"it is; the pages of its list come from anonymous "
 				"hugepage memory this run and are not kept",
-				path, why);
+				path, f.why);
 		ret = memfd_open(mem, l);
 		loc->fd_anon = ret == 0;
 		return ret;
@@ -100,14 +94,11 @@ single_open_file(struct eal_mem *mem, unsigned int l)
 		EAL_LOG(ERR, "%s is in use by another process", path);
 	else if (fd < 0)
 		EAL_LOG(ERR, "cannot open %s: %s", path, strerror(-fd));
-	if (fd >= 0 && !created)
-		ret = single_note_existing(mem, l, fd);
-	if (fd >= 0 && ret < 0)
-		eal_os_close(fd);
-	if (fd < 0 || ret < 0)
-		return fd < 0 ? fd : ret;
+	if (fd < 0)
+		return fd;
+	single_note_existing(mem, l, &f);
 	loc->fd = fd;
-	loc->fd_created = created;
+	loc->fd_created = f.created;
 	return 0;
 }
 

@@ -76,15 +76,21 @@ hugefile_lock_path(char *buf, size_t len, const char *dir, const char *prefix)
 /*
  * Whether the open @p fd is ours to use: 0; -EACCES for a file of ours
  * that others may open; -EPERM for anything else. What it is goes to
- * @p why ("a FIFO", "owned by uid 1000", ...).
+ * @p why ("a FIFO", "owned by uid 1000", ...). The same fstat() gives
+ * the size and allocated bytes to @p f, if not NULL: one call per page.
  */
 static int
-hugefile_check_fd(int fd, char *why, size_t len)
+hugefile_check_fd(int fd, char *why, size_t len, struct eal_hugefile_found *f)
 {
 	struct stat st;
 
 	if (fstat(fd, &st) != 0)
 		return -errno;
+	if (f != NULL) {
+		f->size = (uint64_t)st.st_size;
+		/* st_blocks counts 512-byte units, whatever the file system. */
+		f->allocated = (uint64_t)st.st_blocks * 512;
+	}
 	if (S_ISDIR(st.st_mode))
 		snprintf(why, len, "a directory");
 	else if (S_ISFIFO(st.st_mode))
@@ -109,7 +115,8 @@ hugefile_check_fd(int fd, char *why, size_t len)
  * -EACCES (see hugefile_check_fd()) with what the entry is in @p why.
  */
 static int
-hugefile_open_ours(const char *path, int flags, char *why, size_t len)
+hugefile_open_ours(const char *path, int flags, char *why, size_t len,
+		struct eal_hugefile_found *f)
 {
 	int fd = open(path, flags | HUGEFILE_OPEN_FLAGS), ret;
 
@@ -125,7 +132,7 @@ hugefile_open_ours(const char *path, int flags, char *why, size_t len)
 			return ret;
 		return -EPERM;
 	}
-	ret = hugefile_check_fd(fd, why, len);
+	ret = hugefile_check_fd(fd, why, len, f);
 	if (ret < 0) {
 		close(fd);
 		return ret;
@@ -162,7 +169,7 @@ eal_hugefile_prefix_lock(
 
 	hugefile_lock_path(path, sizeof(path), dir, prefix);
 	for (;;) {
-		fd = hugefile_open_ours(path, O_RDWR, why, sizeof(why));
+		fd = hugefile_open_ours(path, O_RDWR, why, sizeof(why), NULL);
 		if (fd == -ENOENT)
 			fd = hugefile_create(path);
 		if (fd == -EEXIST)
@@ -259,19 +266,22 @@ eal_hugefile_match(const char *name, const char *prefix, unsigned int *id)
 }
 
 static int
-hugefile_try_open_locked(const char *path, bool expect_existing, bool *created,
-		char *why, size_t len)
+hugefile_try_open_locked(const char *path, bool expect_existing,
+		struct eal_hugefile_found *f)
 {
 	int fd = -ENOENT, ret;
 
-	*created = false;
+	f->created = false;
+	f->size = f->allocated = 0;
 	if (expect_existing)
-		fd = hugefile_open_ours(path, O_RDWR, why, len);
+		fd = hugefile_open_ours(
+				path, O_RDWR, f->why, sizeof(f->why), f);
 	if (fd == -ENOENT) {
 		fd = hugefile_create(path);
-		*created = fd >= 0;
+		f->created = fd >= 0;
 		if (fd == -EEXIST)
-			fd = hugefile_open_ours(path, O_RDWR, why, len);
+			fd = hugefile_open_ours(path, O_RDWR, f->why,
+					sizeof(f->why), f);
 	}
 	if (fd < 0)
 		return fd;
@@ -284,29 +294,31 @@ hugefile_try_open_locked(const char *path, bool expect_existing, bool *created,
 }
 
 int
-eal_hugefile_open_locked(const char *path, bool reuse, bool *created, char *why,
-		size_t why_len)
+eal_hugefile_open_locked(
+		const char *path, bool reuse, struct eal_hugefile_found *f)
 {
-	int fd = hugefile_try_open_locked(path, reuse, created, why, why_len);
+	int fd;
 
+	f->why[0] = '\0';
+	fd = hugefile_try_open_locked(path, reuse, f);
 	/*
 	 * A file of ours that others may have read or mapped: never reuse
 	 * its data; being ours, it may go. Anything else stays as it is.
 	 */
 	if (fd == -EACCES) {
-		EAL_LOG(WARNING, "%s is %s: replaced by a new file", path, why);
+		EAL_LOG(WARNING, "%s is %s: replaced by a new file", path,
+				f->why);
 		if (eal_os_unlink(path) < 0)
 			return -EPERM;
-		fd = hugefile_try_open_locked(
-				path, false, created, why, why_len);
+		fd = hugefile_try_open_locked(path, false, f);
 		return fd == -EACCES ? -EPERM : fd;
 	}
-	if (fd < 0 || *created || reuse)
+	if (fd < 0 || f->created || reuse)
 		return fd;
 	/* A leftover nobody holds: never reuse it, start afresh. */
 	eal_os_unlink(path);
 	eal_os_close(fd);
-	return hugefile_try_open_locked(path, false, created, why, why_len);
+	return hugefile_try_open_locked(path, false, f);
 }
 
 /*
@@ -323,7 +335,7 @@ hugefile_try_remove(int dfd, const char *name, bool dir_ours, const char *dir)
 
 	if (fd >= 0) {
 		/* Ours even if open to others: a stale file of ours goes. */
-		ours = hugefile_check_fd(fd, why, sizeof(why)) != -EPERM;
+		ours = hugefile_check_fd(fd, why, sizeof(why), NULL) != -EPERM;
 		held = eal_os_trylock(fd, true) != 0;
 		eal_os_close(fd);
 	} else if (errno == ELOOP) {
@@ -423,7 +435,7 @@ hugefile_layout_read(const char *dir, const char *prefix)
 
 	for (l = 1; l >= 0; l--) {
 		hugefile_layout_path(path, sizeof(path), dir, prefix, l);
-		fd = hugefile_open_ours(path, O_RDONLY, why, sizeof(why));
+		fd = hugefile_open_ours(path, O_RDONLY, why, sizeof(why), NULL);
 		if (fd >= 0) {
 			close(fd);
 			return l;

@@ -39,6 +39,14 @@ struct eal_hugefile_policy {
 	bool unlink_at_exit; /* remove the files still mapped at cleanup */
 };
 
+/* What eal_hugefile_open_locked() found, from the checks it made. */
+struct eal_hugefile_found {
+	bool created; /* the call made the file */
+	uint64_t size; /* of a file found; 0 for a new one */
+	uint64_t allocated; /* bytes with a page behind them */
+	char why[64]; /* what an entry that is not ours is */
+};
+
 /* The policy of @p mode. */
 const struct eal_hugefile_policy *eal_hugefile_policy_get(
 		enum eal_huge_unlink mode);
@@ -76,13 +84,13 @@ void eal_hugefile_prefix_unlock(int fd, const char *dir, const char *prefix);
  * but open to others is replaced by a new file (its data may have been
  * read or changed by others); anything else is left as it is.
  *
- * @return the descriptor (with *created telling whether this call made
- *   the file), -EBUSY if another process holds it, -EPERM if the entry
- *   is not ours (what it is in @p why: "a FIFO", "owned by uid 1000"),
- *   or another -errno.
+ * @return the descriptor, with @p f saying whether this call made the
+ *   file and, for one it found, its size and allocated bytes; -EBUSY if
+ *   another process holds it; -EPERM if the entry is not ours (what it
+ *   is in f->why: "a FIFO", "owned by uid 1000"); or another -errno.
  */
-int eal_hugefile_open_locked(const char *path, bool expect_existing,
-		bool *created, char *why, size_t why_len);
+int eal_hugefile_open_locked(
+		const char *path, bool reuse, struct eal_hugefile_found *f);
 
 /*
  * Remove the files of @p prefix in @p dir that no process holds locked

@@ -168,19 +168,6 @@ eal_os_unlink(const char *path)
 }
 
 int
-eal_os_fsize(int fd, uint64_t *size, uint64_t *allocated)
-{
-	struct stat st;
-
-	if (fstat(fd, &st) != 0)
-		return -errno;
-	*size = (uint64_t)st.st_size;
-	/* st_blocks counts 512-byte units, whatever the file system. */
-	*allocated = (uint64_t)st.st_blocks * 512;
-	return 0;
-}
-
-int
 eal_os_truncate(int fd, uint64_t size)
 {
 	return ftruncate(fd, (off_t)size) == 0 ? 0 : -errno;

@@ -76,9 +76,6 @@ void eal_os_close(int fd);
 /* unlink(2). @return 0, -ENOENT or another -errno. */
 int eal_os_unlink(const char *path);
 
-/* Size and allocated bytes of an open file. */
-int eal_os_fsize(int fd, uint64_t *size, uint64_t *allocated);
-
 /* ftruncate(2). */
 int eal_os_truncate(int fd, uint64_t size);
 
