@@ -163,9 +163,10 @@ eal_mem_init(struct eal_mem *mem, const struct eal_options *opts,
 		ret = mem->mode->init(mem, err, err_len);
 	}
 	if (ret < 0) {
-		/* A failed start keeps nothing it made, also with "never":
-		 * its files would hold pages that nobody uses. */
-		mem->discard_fresh = true;
+		/* A failed start keeps nothing it made, also with "never". */
+		if (mem->policy != NULL)
+			mem->policy = eal_hugefile_policy_failed(
+					opts->huge_unlink);
 		eal_mem_cleanup(mem);
 		return ret;
 	}

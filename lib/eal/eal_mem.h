@@ -111,8 +111,6 @@ struct eal_mem {
 	pthread_mutex_t fd_lock; /* guards seg_fds: walks may run in parallel */
 	struct eal_mem_events events; /* callbacks and validators */
 	bool init_done; /* events are sent only after init */
-	bool discard_fresh; /* a failed init: remove the page files it
-			     * created (or found empty), whatever the mode */
 };
 
 /*

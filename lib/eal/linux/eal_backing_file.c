@@ -363,7 +363,7 @@ file_release(struct eal_mem *mem, unsigned int l)
 		/* At exit as the mode says; after a failed start, what it
 		 * made (a page with data came from a kept file). */
 		drop = mem->policy->unlink_at_exit ||
-				(mem->discard_fresh &&
+				(mem->policy->unlink_fresh_at_exit &&
 						!file_seg_dirty(mem, l, idx));
 		if (drop && !file_is_anon(mem, l, (unsigned int)idx)) {
 			file_path(mem, l, idx, path, sizeof(path));

@@ -277,11 +277,11 @@ single_release(struct eal_mem *mem, unsigned int l)
 
 	if (loc->fd < 0)
 		return;
-	if (mem->discard_fresh && !loc->fd_created)
+	if (mem->policy->unlink_fresh_at_exit && !loc->fd_created)
 		single_discard_fresh(mem, l);
 	single_close(mem, l,
 			mem->policy->unlink_at_exit ||
-					(mem->discard_fresh &&
+					(mem->policy->unlink_fresh_at_exit &&
 							loc->fd_created));
 }
 

@@ -51,10 +51,38 @@ static const struct eal_hugefile_policy hugefile_policies[] = {
 	},
 };
 
+/*
+ * After a failed start: the same, and the files the start made (or found
+ * without data) go, whatever the mode: they would hold pages for nobody.
+ */
+static const struct eal_hugefile_policy hugefile_failed_policies[] = {
+	[EAL_HUGE_UNLINK_EXISTING] = {
+		.clear_stale = true,
+		.unlink_on_free = true,
+		.unlink_at_exit = true,
+		.unlink_fresh_at_exit = true,
+	},
+	[EAL_HUGE_UNLINK_ALWAYS] = {
+		.clear_stale = true,
+		.unlink_after_map = true,
+		.unlink_fresh_at_exit = true,
+	},
+	[EAL_HUGE_UNLINK_NEVER] = {
+		.reuse = true,
+		.unlink_fresh_at_exit = true,
+	},
+};
+
 const struct eal_hugefile_policy *
 eal_hugefile_policy_get(enum eal_huge_unlink mode)
 {
 	return &hugefile_policies[mode];
+}
+
+const struct eal_hugefile_policy *
+eal_hugefile_policy_failed(enum eal_huge_unlink mode)
+{
+	return &hugefile_failed_policies[mode];
 }
 
 void

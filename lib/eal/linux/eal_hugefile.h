@@ -37,6 +37,7 @@ struct eal_hugefile_policy {
 	bool reuse; /* map existing files as they are (pages dirty) */
 	bool unlink_on_free; /* remove a page's file when it is given back */
 	bool unlink_at_exit; /* remove the files still mapped at cleanup */
+	bool unlink_fresh_at_exit; /* and those without earlier data */
 };
 
 /* What eal_hugefile_open_locked() found, from the checks it made. */
@@ -46,6 +47,10 @@ struct eal_hugefile_found {
 	uint64_t allocated; /* bytes with a page behind them */
 	char why[64]; /* what an entry that is not ours is */
 };
+
+/* The policy of @p mode after a failed start (unlink_fresh_at_exit). */
+const struct eal_hugefile_policy *eal_hugefile_policy_failed(
+		enum eal_huge_unlink mode);
 
 /* The policy of @p mode. */
 const struct eal_hugefile_policy *eal_hugefile_policy_get(
