@@ -165,6 +165,20 @@ test_child_ready(void)
 	test_env.ready_fd = -1;
 }
 
+void
+test_child_ready_hold(void)
+{
+	sigset_t set;
+	int sig;
+
+	/* Blocked before the parent hears of it, so it cannot be missed. */
+	sigemptyset(&set);
+	sigaddset(&set, SIGUSR1);
+	sigprocmask(SIG_BLOCK, &set, NULL);
+	test_child_ready();
+	sigwait(&set, &sig);
+}
+
 /* ---- parent side: starting ---- */
 
 /* argv and envp of a child, built before fork(). */

@@ -211,6 +211,12 @@ pid_t test_child_spawn(const char *action, const char *const args[],
 void test_child_ready(void);
 
 /*
+ * In a child: test_child_ready(), then wait until the parent sends
+ * SIGUSR1 (test_child_finish(pid, SIGUSR1, ...)), and return.
+ */
+void test_child_ready_hold(void);
+
+/*
  * Wait for a child started by test_child_start(), after sending it
  * @p signal unless it is 0, and collect its result: all its output, from
  * its start on.

@@ -35,19 +35,11 @@
 static int
 runtime_child(int argc, char **argv)
 {
-	sigset_t set;
-	int sig;
-
 	printf("runtime dir [%s] alive %d\n", rte_eal_get_runtime_dir(),
 			rte_eal_primary_proc_alive(NULL));
 	fflush(stdout);
-	if (argc > 1 && strcmp(argv[1], "hold") == 0) {
-		sigemptyset(&set);
-		sigaddset(&set, SIGUSR1);
-		sigprocmask(SIG_BLOCK, &set, NULL);
-		test_child_ready();
-		sigwait(&set, &sig);
-	}
+	if (argc > 1 && strcmp(argv[1], "hold") == 0)
+		test_child_ready_hold();
 	return 0;
 }
 

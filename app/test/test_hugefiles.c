@@ -76,19 +76,6 @@ hf_walk_cb(const struct rte_memseg_list *msl, const struct rte_memseg *ms,
 	return 0;
 }
 
-static void
-hf_wait_sigusr1(void)
-{
-	sigset_t set;
-	int sig;
-
-	sigemptyset(&set);
-	sigaddset(&set, SIGUSR1);
-	sigprocmask(SIG_BLOCK, &set, NULL);
-	test_child_ready();
-	sigwait(&set, &sig);
-}
-
 /*
  * App args: any of "fill", "check", "hold". Prints one line per page;
  * with hold, waits for SIGUSR1 after being ready, then exits cleanly.
@@ -109,7 +96,7 @@ hf_child_pages(int argc, char **argv)
 	printf("pages %u bad %u\n", w.n, w.bad);
 	fflush(stdout);
 	if (hold)
-		hf_wait_sigusr1();
+		test_child_ready_hold();
 	return w.bad == 0 ? 0 : 1;
 }
 REGISTER_CHILD_ACTION(hf_pages, hf_child_pages)
