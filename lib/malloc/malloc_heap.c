@@ -950,6 +950,8 @@ malloc_heap_grow_failure(void)
 {
 	const char *why = RTE_PER_LCORE(grow_failure);
 
+	/* Read once: a later failure must not find this one's reason. */
+	RTE_PER_LCORE(grow_failure) = NULL;
 	return why != NULL ? why : "";
 }
 
@@ -1227,7 +1229,6 @@ void *
 malloc_heap_alloc(struct rte_mem_config *mcfg, struct malloc_heap *heap,
 		const struct malloc_req *req, bool *dirty)
 {
-	RTE_PER_LCORE(grow_failure) = NULL;
 	return malloc_heap_alloc_fill(mcfg, heap, req, dirty, NULL, -1, 0);
 }
 

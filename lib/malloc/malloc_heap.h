@@ -156,7 +156,8 @@ malloc_heap_zero(struct malloc_heap *heap, void *data, size_t len)
 
 /*
  * Why the calling thread's last failed heap growth failed, for the log
- * line of a failed allocation: "" if no growth was tried or it worked.
+ * line of a failed allocation, and forget it: "" if none failed since
+ * the last call. Keeps the allocation path free of the bookkeeping.
  */
 const char *malloc_heap_grow_failure(void);
 

@@ -151,11 +151,12 @@ malloc_socket_any(struct rte_mem_config *mcfg, size_t size, unsigned int align,
 		p = malloc_on_heap(mcfg, heap, &req, zero);
 	}
 	if (p == NULL) {
+		const char *why = malloc_heap_grow_failure();
+
 		rte_errno = ENOMEM;
 		return malloc_failed(size, align, socket,
-				malloc_heap_grow_failure()[0] != '\0' ?
-						malloc_heap_grow_failure() :
-						"no free block big enough");
+				why[0] != '\0' ? why :
+						 "no free block big enough");
 	}
 	return p;
 }
