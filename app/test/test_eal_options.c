@@ -671,6 +671,32 @@ test_proc_type(void)
 	return CHECK_BAD(cases);
 }
 
+static int
+test_keep_memzones_parse(void)
+{
+	static const struct bad_case cases[] = {
+		{ { "--keep-memzones=yes" },
+				"invalid value 'yes' for --keep-memzones: expected "
+				"nothing, or =discard-mismatch" },
+		{ { "--keep-memzones", "discard-mismatch" },
+				"option --keep-memzones takes its value after '=': "
+				"write --keep-memzones=discard-mismatch (a separate "
+				"'discard-mismatch' would be the application's "
+				"argument, and --keep-memzones alone means strict "
+				"restoring)" },
+	};
+
+	TEST_ASSERT_EQUAL(PARSE("-m", "8"), 2, "%s", err);
+	TEST_ASSERT_EQUAL(opts.keep_memzones, EAL_KEEP_OFF, "default");
+	TEST_ASSERT_EQUAL(PARSE("--keep-memzones"), 1, "%s", err);
+	TEST_ASSERT_EQUAL(opts.keep_memzones, EAL_KEEP_STRICT, "bare");
+	TEST_ASSERT_EQUAL(PARSE("--keep-memzones=discard-mismatch"), 1, "%s",
+			err);
+	TEST_ASSERT_EQUAL(opts.keep_memzones, EAL_KEEP_DISCARD_MISMATCH,
+			"discard-mismatch");
+	return CHECK_BAD(cases);
+}
+
 #define BV_EXPECT "expected a non-zero hexadecimal address, e.g. 0x100000000"
 
 static int
@@ -1027,6 +1053,31 @@ static const struct bad_case conflict_cases[] = {
 			"options --proc-type=auto and --in-memory" NOT_TOGETHER
 			"a secondary process finds its primary through the "
 			"runtime directory, which this turns off" },
+	{ { "--keep-memzones", "--in-memory" },
+			"options --keep-memzones and --in-memory" NOT_TOGETHER
+			"in-memory mode keeps no hugepage file" },
+	{ { "--keep-memzones", "--no-huge" },
+			"options --keep-memzones and --no-huge" NOT_TOGETHER
+			"without hugepages there are no hugepage files to keep" },
+	{ { "--keep-memzones" },
+			"option --keep-memzones needs --huge-unlink=never: the "
+			"default, --huge-unlink=existing, removes the files that "
+			"hold the memzones" },
+	{ { "--keep-memzones", "--huge-unlink" },
+			"options --keep-memzones and --huge-unlink=always" NOT_TOGETHER
+			"the memzones live in hugepage files, which only "
+			"--huge-unlink=never keeps" },
+	{ { "--keep-memzones=discard-mismatch", "--huge-unlink=existing" },
+			"options --keep-memzones and --huge-unlink=existing" NOT_TOGETHER
+			"the memzones live in hugepage files, which only "
+			"--huge-unlink=never keeps" },
+	{ { "--keep-memzones", "--huge-unlink=never", "--no-shconf" },
+			"options --keep-memzones and --no-shconf" NOT_TOGETHER
+			"the memzone table is kept in the runtime directory, "
+			"which --no-shconf turns off" },
+	{ { "--keep-memzones", "--huge-unlink=never", "--proc-type=secondary" },
+			"options --keep-memzones and --proc-type=secondary" NOT_TOGETHER
+			"memzones are brought back by the primary process" },
 	{ { "--no-huge", "--iova-mode=pa" },
 			"options --no-huge and --iova-mode=pa" NOT_TOGETHER
 			"4 KB pages have no stable physical address" },
@@ -1199,6 +1250,7 @@ static struct unit_test_suite eal_options_suite = { .suite_name = "EAL options",
 			TEST_CASE(test_huge_unlink_bad),
 			TEST_CASE(test_switches), TEST_CASE(test_switches_bad),
 			TEST_CASE(test_iova_mode), TEST_CASE(test_proc_type),
+			TEST_CASE(test_keep_memzones_parse),
 			TEST_CASE(test_base_virtaddr),
 			TEST_CASE(test_log_level),
 			TEST_CASE(test_log_level_bad), TEST_CASE(test_lcores),

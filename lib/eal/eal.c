@@ -191,8 +191,8 @@ rte_eal_init(int argc, char **argv)
 		return eal_fail(-ret, err);
 	ret = eal_discover(ctx, err);
 	if (ret == 0)
-		ret = eal_mem_init(&ctx->mem, &ctx->opts, &ctx->hpi, err,
-				EAL_ERR_LEN);
+		ret = eal_mem_init(&ctx->mem, &ctx->opts, &ctx->hpi,
+				ctx->rt.dir, err, EAL_ERR_LEN);
 	if (ret < 0) {
 		eal_runtime_close(&ctx->rt);
 		return eal_fail(-ret, err);

@@ -72,6 +72,10 @@ mem_lock_dirs(struct eal_mem *mem, char *err, size_t err_len)
 			return fd;
 		}
 		mem->prefix_lock_fd[s] = fd;
+		/* Memory this run may reuse is no kept memzone's any more. */
+		if (mem->keep.hdr == NULL)
+			eal_keep_unmark(hpi->sizes[s].dir,
+					mem->opts->file_prefix);
 		n = eal_hugefile_layout_check(hpi->sizes[s].dir,
 				mem->opts->file_prefix,
 				mem->opts->single_file_segments,
@@ -108,6 +112,7 @@ mem_release_lists(struct eal_mem *mem)
 			mem->backing->release(mem, l);
 	eal_mcfg_destroy(mem->mcfg);
 	mem->mcfg = NULL;
+	eal_keep_close(&mem->keep);
 	eal_os_close(mem->pagemap_fd);
 	mem->pagemap_fd = -1;
 	mem_unlock_dirs(mem);
@@ -124,6 +129,7 @@ mem_setup(struct eal_mem *mem, const struct eal_options *opts,
 	mem->hpi = hpi;
 	mem->pagemap_fd = -1;
 	pthread_mutex_init(&mem->fd_lock, NULL);
+	mem->keep.fd = -1;
 	for (i = 0; i < RTE_DIM(mem->prefix_lock_fd); i++)
 		mem->prefix_lock_fd[i] = -1;
 	mem->backing = mem_choose_backing(opts);
@@ -136,15 +142,26 @@ mem_setup(struct eal_mem *mem, const struct eal_options *opts,
 
 int
 eal_mem_init(struct eal_mem *mem, const struct eal_options *opts,
-		const struct eal_hugepage_info *hpi, char *err, size_t err_len)
+		const struct eal_hugepage_info *hpi, const char *rt_dir,
+		char *err, size_t err_len)
 {
 	int ret;
 
 	mem_setup(mem, opts, hpi);
+	/* Before the files are touched: a mismatch must find them intact. */
+	ret = eal_keep_open(&mem->keep, opts, hpi, rt_dir, err, err_len);
+	if (ret < 0)
+		return ret;
 	if (mem->policy != NULL) {
 		ret = mem_lock_dirs(mem, err, err_len);
-		if (ret < 0)
+		if (ret == 0)
+			ret = eal_keep_check_marks(&mem->keep,
+					opts->file_prefix, err, err_len);
+		if (ret < 0) {
+			mem_unlock_dirs(mem);
+			eal_keep_close(&mem->keep);
 			return ret;
+		}
 	}
 	ret = eal_memseg_lists_create(mem, err, err_len);
 	if (ret == 0) {

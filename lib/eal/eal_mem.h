@@ -27,6 +27,7 @@
 #include <rte_eal.h>
 #include <rte_memory.h>
 
+#include "eal_keep.h"
 #include "eal_memcfg.h"
 #include "eal_options.h"
 #include "eal_hugepage_info.h"
@@ -60,6 +61,15 @@ struct eal_backing {
 	 * and remove files as the --huge-unlink mode says.
 	 */
 	void (*release)(struct eal_mem *mem, unsigned int l);
+	/*
+	 * Whether slots [idx, idx + n) of list @p l, not mapped, have kept
+	 * files holding a page each (--keep-memzones), checked without
+	 * opening them. NULL: the backing keeps nothing.
+	 *
+	 * @return 0, or -ENOENT with what is missing in @p why.
+	 */
+	int (*kept)(const struct eal_mem *mem, unsigned int l, unsigned int idx,
+			unsigned int n, char *why, size_t why_len);
 };
 
 extern const struct eal_backing eal_backing_file;
@@ -110,17 +120,20 @@ struct eal_mem {
 	int pagemap_fd; /* /proc/self/pagemap, kept open for IOVA as PA */
 	pthread_mutex_t fd_lock; /* guards seg_fds: walks may run in parallel */
 	struct eal_mem_events events; /* callbacks and validators */
+	struct eal_keep keep; /* --keep-memzones table */
 	bool init_done; /* events are sent only after init */
 };
 
 /*
- * Build the memory layer: lay out and create the memseg lists, take the
- * file prefix lock, clear stale files, map what the options ask for.
+ * Build the memory layer: open the kept memzone table in @p rt_dir ("":
+ * none), lay out and create the memseg lists, take the file prefix lock,
+ * clear stale files, map what the options ask for.
  *
  * @return 0, or a negative errno with one line in @p err.
  */
 int eal_mem_init(struct eal_mem *mem, const struct eal_options *opts,
-		const struct eal_hugepage_info *hpi, char *err, size_t err_len);
+		const struct eal_hugepage_info *hpi, const char *rt_dir,
+		char *err, size_t err_len);
 
 /* Unmap every page without clearing it, drop files as the mode says. */
 void eal_mem_cleanup(struct eal_mem *mem);

@@ -14,6 +14,8 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -345,4 +347,75 @@ eal_memalloc_page_sizes(int socket, uint64_t *sizes, unsigned int max)
 			sizes[n++] = msl->page_sz;
 	}
 	return n;
+}
+
+/* Map the free run [idx, idx + n) of list @p l from kept files. */
+static int
+memalloc_map_kept_run(struct eal_mem *mem, unsigned int l, unsigned int idx,
+		unsigned int n, char *err, size_t err_len)
+{
+	struct rte_memseg_list *msl = &mem->mcfg->memsegs[l];
+	struct rte_memseg **ms;
+	char why[PATH_MAX + 64];
+	unsigned int i = 0;
+	bool empty = false;
+	int ret;
+
+	ret = mem->backing->kept(mem, l, idx, n, why, sizeof(why));
+	if (ret < 0) {
+		snprintf(err, err_len, "%s", why);
+		return ret;
+	}
+	ms = malloc(n * sizeof(*ms));
+	if (ms == NULL)
+		return -ENOMEM;
+	ret = memalloc_map_run(mem, l, idx, n, ms);
+	while (ret == 0 && !empty && i < n)
+		empty = (ms[i++]->flags & RTE_MEMSEG_FLAG_DIRTY) == 0;
+	if (empty) {
+		/* Checked above, yet emptied since: not the data kept. */
+		memalloc_unmap_run(mem, l, idx, n);
+		snprintf(err, err_len,
+				"the kept page of slot %u of memseg list %u came "
+				"back empty",
+				idx + i - 1, l);
+		ret = -ENOENT;
+	} else if (ret < 0) {
+		snprintf(err, err_len,
+				"cannot map %u kept pages of memseg list %u at "
+				"%p: %s",
+				n, l, eal_msl_slot_addr(msl, idx),
+				strerror(-ret));
+	}
+	free(ms);
+	return ret;
+}
+
+int
+eal_memalloc_map_kept(unsigned int l, unsigned int idx, unsigned int n,
+		char *err, size_t err_len)
+{
+	struct eal_mem *mem = eal_mem_get();
+	const struct rte_memseg_list *msl;
+	unsigned int end = idx + n, run;
+	int i, ret, done = 0;
+
+	if (mem == NULL || mem->backing->kept == NULL ||
+			l >= mem->mcfg->n_lists)
+		return -EINVAL;
+	msl = &mem->mcfg->memsegs[l];
+	if (msl->external || end > msl->n_segs || end < idx)
+		return -EINVAL;
+	i = eal_msl_find_next(mem->mcfg, msl, idx, false);
+	while (i >= 0 && (unsigned int)i < end) {
+		run = RTE_MIN(eal_msl_run_len(mem->mcfg, msl, i),
+				end - (unsigned int)i);
+		ret = memalloc_map_kept_run(
+				mem, l, (unsigned int)i, run, err, err_len);
+		if (ret < 0)
+			return ret;
+		done += (int)run;
+		i = eal_msl_find_next(mem->mcfg, msl, i + run, false);
+	}
+	return done;
 }

@@ -17,6 +17,7 @@
  */
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include <rte_memory.h>
@@ -63,5 +64,18 @@ bool eal_memalloc_can_grow(void);
  */
 unsigned int eal_memalloc_page_sizes(
 		int socket, uint64_t *sizes, unsigned int max);
+
+/*
+ * Map slots [@p idx, @p idx + @p n) of list @p l from the files the last
+ * run kept there (--keep-memzones), at init: the slots already mapped are
+ * left as they are, the others must each have a kept file holding a page,
+ * which is mapped as it is (dirty). A page that comes back without its
+ * data is unmapped again and fails the call.
+ *
+ * @return the number of pages this call mapped, or a negative errno with
+ *   one line in @p err (-ENOENT: a kept file is missing or short).
+ */
+int eal_memalloc_map_kept(unsigned int l, unsigned int idx, unsigned int n,
+		char *err, size_t err_len);
 
 #endif /* _EAL_MEMALLOC_H_ */

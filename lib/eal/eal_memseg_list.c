@@ -113,16 +113,16 @@ msl_dir(const struct eal_mem *mem, uint64_t page_sz)
  * size appeared or went away in between.
  */
 static unsigned int
-msl_file_list(const struct rte_mem_config *mcfg, unsigned int l)
+msl_file_list_of(const struct rte_mem_config *mcfg, unsigned int l,
+		const struct msl_type *t)
 {
-	const struct rte_memseg_list *msl = &mcfg->memsegs[l];
 	unsigned int i, k = 0;
 
 	for (i = 0; i < l; i++)
-		if (mcfg->memsegs[i].page_sz == msl->page_sz &&
-				mcfg->memsegs[i].socket_id == msl->socket_id)
+		if (mcfg->memsegs[i].page_sz == t->page_sz &&
+				mcfg->memsegs[i].socket_id == t->socket_id)
 			k++;
-	return (unsigned int)msl->socket_id * RTE_MAX_MEMSEG_LISTS + k;
+	return (unsigned int)t->socket_id * RTE_MAX_MEMSEG_LISTS + k;
 }
 
 /*
@@ -156,18 +156,51 @@ msl_reserve_hinted(struct rte_memseg_list *msl, void *want, void **addr)
 	return ret;
 }
 
+/*
+ * Reserve the list exactly at @p at, where the last run had it: its kept
+ * memzones must come back at their addresses.
+ */
+static int
+msl_reserve_kept(struct eal_mem *mem, struct rte_memseg_list *msl, void *at,
+		void **addr, char *err, size_t err_len)
+{
+	char owner[256], why[512];
+	int ret;
+
+	ret = eal_os_va_reserve(at, msl->len, msl->page_sz, true, addr);
+	if (ret == 0 && *addr == at)
+		return 0;
+	if (ret == 0)
+		eal_os_va_release(*addr, msl->len);
+	eal_os_va_owner(at, msl->len, owner, sizeof(owner));
+	snprintf(why, sizeof(why),
+			"its memory was at %p-%p, which this process has "
+			"taken (%s)",
+			at, RTE_PTR_ADD(at, msl->len),
+			owner[0] != '\0' ? owner : strerror(-ret));
+	ret = eal_keep_mismatch(&mem->keep, why, err, err_len);
+	if (ret < 0)
+		return ret;
+	return eal_os_va_reserve(NULL, msl->len, msl->page_sz, false, addr);
+}
+
 static int
 msl_reserve(struct eal_mem *mem, struct rte_memseg_list *msl, void **hint,
-		char *err, size_t err_len)
+		void *kept, char *err, size_t err_len)
 {
 	void *addr;
 	int ret;
 
-	if (mem->opts->base_virtaddr != 0)
+	if (kept != NULL) {
+		ret = msl_reserve_kept(mem, msl, kept, &addr, err, err_len);
+		if (ret == -EINVAL)
+			return ret; /* the message is in err */
+	} else if (mem->opts->base_virtaddr != 0) {
 		ret = msl_reserve_hinted(msl, *hint, &addr);
-	else
+	} else {
 		ret = eal_os_va_reserve(
 				*hint, msl->len, msl->page_sz, false, &addr);
+	}
 	if (ret < 0) {
 		snprintf(err, err_len,
 				"cannot reserve %zu MB of address space: %s",
@@ -186,6 +219,13 @@ msl_init_list(struct eal_mem *mem, const struct msl_type *t, void **hint,
 	struct rte_mem_config *mcfg = mem->mcfg;
 	unsigned int l = mcfg->n_lists;
 	struct rte_memseg_list *msl = &mcfg->memsegs[l];
+	struct eal_keep_list geo = {
+		.page_sz = t->page_sz,
+		.n_segs = t->segs_per_list,
+		.socket_id = t->socket_id,
+		.file_list = msl_file_list_of(mcfg, l, t),
+	};
+	void *kept;
 	uint64_t off;
 	int ret;
 
@@ -203,14 +243,81 @@ msl_init_list(struct eal_mem *mem, const struct msl_type *t, void **hint,
 	msl->segs_off = off;
 	msl->used_off = off + eal_mcfg_segs_bytes(t->segs_per_list);
 	msl->heap = 1;
-	ret = msl_reserve(mem, msl, hint, err, err_len);
+	ret = eal_keep_list_check(&mem->keep, l, &geo, &kept, err, err_len);
+	if (ret == 0)
+		ret = msl_reserve(mem, msl, hint, kept, err, err_len);
 	if (ret < 0)
 		return ret;
 	mem->local[l].dir = msl_dir(mem, t->page_sz);
-	mem->local[l].file_list = msl_file_list(mcfg, l);
+	mem->local[l].file_list = geo.file_list;
 	mem->local[l].fd = -1;
 	mcfg->n_lists++;
 	return 0;
+}
+
+/*
+ * Where kept memory goes when --base-virtaddr is not given: a fixed
+ * address rather than one the kernel randomizes, so that the next run's
+ * libraries and stacks are unlikely to sit where the kept lists must come
+ * back. The first that is free for all the lists: DPDK's usual base, then
+ * two far above what a program, its heap and its libraries use (4 GiB is
+ * inside the shadow memory of an ASan build, for instance).
+ */
+static const uint64_t msl_keep_bases[] = { 0x100000000ULL, 0x200000000000ULL,
+	0x300000000000ULL };
+
+/* The first of msl_keep_bases with @p span bytes free, or NULL. */
+static void *
+msl_keep_base(size_t span)
+{
+	unsigned int i;
+	void *addr;
+
+	for (i = 0; i < RTE_DIM(msl_keep_bases); i++) {
+		void *at = (void *)(uintptr_t)msl_keep_bases[i];
+
+		if (eal_os_va_reserve(at, span, 4096, true, &addr) != 0)
+			continue;
+		eal_os_va_release(addr, span);
+		if (addr == at)
+			return at;
+	}
+	return NULL;
+}
+
+/* Record the lists in the kept table, if this run starts a new one. */
+static int
+msl_keep_commit(struct eal_mem *mem, char *err, size_t err_len)
+{
+	const struct rte_mem_config *mcfg = mem->mcfg;
+	struct eal_keep_list lists[RTE_MAX_MEMSEG_LISTS];
+	unsigned int l;
+
+	if (mem->keep.hdr == NULL)
+		return 0;
+	if (mem->keep.restore && mcfg->n_lists != mem->keep.hdr->n_lists) {
+		char why[128];
+		int ret;
+
+		snprintf(why, sizeof(why),
+				"it had %u memseg lists, this run lays out %u",
+				mem->keep.hdr->n_lists, mcfg->n_lists);
+		ret = eal_keep_mismatch(&mem->keep, why, err, err_len);
+		if (ret < 0)
+			return ret;
+	}
+	for (l = 0; l < mcfg->n_lists; l++) {
+		const struct rte_memseg_list *msl = &mcfg->memsegs[l];
+
+		memset(&lists[l], 0, sizeof(lists[l]));
+		lists[l].base_va = (uint64_t)(uintptr_t)msl->base_va;
+		lists[l].page_sz = msl->page_sz;
+		lists[l].n_segs = msl->n_segs;
+		lists[l].socket_id = msl->socket_id;
+		lists[l].file_list = mem->local[l].file_list;
+	}
+	return eal_keep_commit(&mem->keep, mem->opts, mem->hpi, lists,
+			mcfg->n_lists, err, err_len);
 }
 
 int
@@ -219,7 +326,7 @@ eal_memseg_lists_create(struct eal_mem *mem, char *err, size_t err_len)
 	struct msl_type types[EAL_MAX_PAGE_SIZES * RTE_MAX_NUMA_NODES];
 	unsigned int n_types, t, i, n_lists = 0;
 	void *hint = (void *)(uintptr_t)mem->opts->base_virtaddr;
-	uint64_t bytes = 0;
+	uint64_t bytes = 0, span = 0;
 	int ret;
 
 	n_types = msl_types(mem, types, RTE_DIM(types));
@@ -227,6 +334,10 @@ eal_memseg_lists_create(struct eal_mem *mem, char *err, size_t err_len)
 		n_lists += types[t].n_lists;
 		bytes += types[t].n_lists *
 				eal_mcfg_list_bytes(types[t].segs_per_list);
+		/* Each list is aligned to its page size: room for that too. */
+		span += types[t].n_lists *
+				(types[t].segs_per_list * types[t].page_sz +
+						types[t].page_sz);
 	}
 	if (n_lists > RTE_MAX_MEMSEG_LISTS) {
 		snprintf(err, err_len,
@@ -240,6 +351,8 @@ eal_memseg_lists_create(struct eal_mem *mem, char *err, size_t err_len)
 				strerror(-ret));
 		return ret;
 	}
+	if (hint == NULL && mem->keep.hdr != NULL && !mem->keep.restore)
+		hint = msl_keep_base(span);
 	for (t = 0; t < n_types; t++) {
 		for (i = 0; i < types[t].n_lists; i++) {
 			ret = msl_init_list(
@@ -248,7 +361,7 @@ eal_memseg_lists_create(struct eal_mem *mem, char *err, size_t err_len)
 				return ret;
 		}
 	}
-	return 0;
+	return msl_keep_commit(mem, err, err_len);
 }
 
 void

@@ -68,6 +68,7 @@ static const char *const opt_expect[EAL_OPT_COUNT] = {
 	[EAL_OPT_FILE_PREFIX] = "a file name prefix such as rte",
 	[EAL_OPT_HUGE_UNLINK] = "existing, always or never",
 	[EAL_OPT_IOVA_MODE] = "pa or va",
+	[EAL_OPT_KEEP_MEMZONES] = "nothing, or =discard-mismatch",
 	[EAL_OPT_PROC_TYPE] = "primary, secondary or auto",
 	[EAL_OPT_BASE_VIRTADDR] =
 			"a non-zero hexadecimal address, e.g. 0x100000000",
@@ -87,6 +88,7 @@ static const char *const huge_unlink_names[] = {
 /* What an option with an optional value means without one. */
 static const char *const opt_bare[EAL_OPT_COUNT] = {
 	[EAL_OPT_HUGE_UNLINK] = "always",
+	[EAL_OPT_KEEP_MEMZONES] = "strict restoring",
 };
 
 /* The option being parsed, for handlers and their messages. */
@@ -350,12 +352,26 @@ opt_value_known(enum eal_option_id id, const char *s)
 {
 	unsigned int mode;
 
+	if (id == EAL_OPT_KEEP_MEMZONES)
+		return strcmp(s, "discard-mismatch") == 0;
 	if (id != EAL_OPT_HUGE_UNLINK)
 		return false;
 	for (mode = 0; mode < RTE_DIM(huge_unlink_names); mode++)
 		if (strcmp(s, huge_unlink_names[mode]) == 0)
 			return true;
 	return false;
+}
+
+static int
+opt_keep_memzones(struct eal_options *opts, const struct opt_ctx *ctx)
+{
+	if (ctx->value == NULL)
+		opts->keep_memzones = EAL_KEEP_STRICT;
+	else if (strcmp(ctx->value, "discard-mismatch") == 0)
+		opts->keep_memzones = EAL_KEEP_DISCARD_MISMATCH;
+	else
+		return bad_form(ctx);
+	return 0;
 }
 
 static int
@@ -589,6 +605,7 @@ static const opt_handler opt_handlers[EAL_OPT_COUNT] = {
 	[EAL_OPT_LEGACY_MEM] = opt_switch,
 	[EAL_OPT_MATCH_ALLOCATIONS] = opt_switch,
 	[EAL_OPT_NO_SHCONF] = opt_switch,
+	[EAL_OPT_KEEP_MEMZONES] = opt_keep_memzones,
 	[EAL_OPT_IOVA_MODE] = opt_iova_mode,
 	[EAL_OPT_PROC_TYPE] = opt_proc_type,
 	[EAL_OPT_BASE_VIRTADDR] = opt_base_virtaddr,
@@ -846,6 +863,49 @@ resolve_limit_conflicts(const struct eal_options *o, char *err, size_t len)
 	return 0;
 }
 
+/*
+ * --keep-memzones needs files that outlive the process with their data
+ * (never), and the runtime directory for its memzone table.
+ */
+static int
+resolve_keep_conflicts(const struct eal_options *o, char *err, size_t len)
+{
+	char unlink[32];
+
+	if (o->keep_memzones == EAL_KEEP_OFF)
+		return 0;
+	if (o->in_memory)
+		return conflict(err, len, "--keep-memzones", "--in-memory",
+				"in-memory mode keeps no hugepage file");
+	if (o->no_huge)
+		return conflict(err, len, "--keep-memzones", "--no-huge",
+				"without hugepages there are no hugepage files "
+				"to keep");
+	if (o->huge_unlink != EAL_HUGE_UNLINK_NEVER) {
+		snprintf(unlink, sizeof(unlink), "--huge-unlink=%s",
+				eal_huge_unlink_name(o->huge_unlink));
+		if (o->huge_unlink_given == 0)
+			return set_err(err, len,
+					"option --keep-memzones needs "
+					"--huge-unlink=never: the default, "
+					"--huge-unlink=existing, removes the "
+					"files that hold the memzones");
+		return conflict(err, len, "--keep-memzones", unlink,
+				"the memzones live in hugepage files, which "
+				"only --huge-unlink=never keeps");
+	}
+	if (o->no_shconf)
+		return conflict(err, len, "--keep-memzones", "--no-shconf",
+				"the memzone table is kept in the runtime "
+				"directory, which --no-shconf turns off");
+	if (o->proc_type == RTE_PROC_SECONDARY)
+		return conflict(err, len, "--keep-memzones",
+				"--proc-type=secondary",
+				"memzones are brought back by the primary "
+				"process");
+	return 0;
+}
+
 /* Amounts of memory that no list layout can hold. */
 static int
 resolve_sizes(const struct eal_options *o, char *err, size_t len)
@@ -901,6 +961,8 @@ eal_options_resolve(struct eal_options *opts, const bool *cpu_allowed,
 		ret = resolve_mode_conflicts(opts, err, err_len);
 	if (ret == 0)
 		ret = resolve_limit_conflicts(opts, err, err_len);
+	if (ret == 0)
+		ret = resolve_keep_conflicts(opts, err, err_len);
 	if (ret == 0)
 		ret = resolve_sizes(opts, err, err_len);
 	if (ret == 0)

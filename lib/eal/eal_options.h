@@ -56,6 +56,9 @@ enum eal_opt_arg {
 			"Map all memory at start and never give it back") \
 	X(MATCH_ALLOCATIONS, "match-allocations", 0, EAL_ARG_NONE, NULL, \
 			"Free memory exactly as it was allocated") \
+	X(KEEP_MEMZONES, "keep-memzones", 0, EAL_ARG_OPTIONAL, \
+			"discard-mismatch", \
+			"Bring back the last run's memzones (needs --huge-unlink=never)") \
 	X(NO_SHCONF, "no-shconf", 0, EAL_ARG_NONE, NULL, \
 			"No runtime files in the runtime directory") \
 	X(PROC_TYPE, "proc-type", 0, EAL_ARG_REQUIRED, \
@@ -83,6 +86,14 @@ enum eal_huge_unlink {
 	EAL_HUGE_UNLINK_EXISTING, /* default: remove stale files, keep own */
 	EAL_HUGE_UNLINK_ALWAYS, /* unlink each file right after mapping */
 	EAL_HUGE_UNLINK_NEVER, /* keep and reuse files; reused pages dirty */
+};
+
+/* What --keep-memzones asks for. */
+enum eal_keep_memzones {
+	EAL_KEEP_OFF, /* not given: the last run's memzones are discarded */
+	EAL_KEEP_STRICT, /* bare: restore them, or fail if they cannot be */
+	EAL_KEEP_DISCARD_MISMATCH, /* =discard-mismatch: restore them, or
+				    * warn and start without them */
 };
 
 #define EAL_FILE_PREFIX_MAX 64
@@ -115,6 +126,7 @@ struct eal_options {
 	bool legacy_mem; /* also set by --no-huge */
 	bool match_allocations;
 	bool no_shconf; /* also set by --in-memory */
+	enum eal_keep_memzones keep_memzones;
 	enum rte_proc_type_t proc_type; /* RTE_PROC_PRIMARY by default */
 	enum rte_iova_mode iova_mode; /* RTE_IOVA_DC when not given */
 	uint64_t base_virtaddr; /* 0 when not given */

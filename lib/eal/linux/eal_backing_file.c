@@ -375,6 +375,22 @@ file_release(struct eal_mem *mem, unsigned int l)
 	mem->local[l].anon_slots = NULL;
 }
 
+static int
+file_kept(const struct eal_mem *mem, unsigned int l, unsigned int idx,
+		unsigned int n, char *why, size_t why_len)
+{
+	uint64_t page_sz = mem->mcfg->memsegs[l].page_sz;
+	char path[PATH_MAX];
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		file_path(mem, l, idx + i, path, sizeof(path));
+		if (eal_hugefile_holds(path, page_sz, why, why_len) < 0)
+			return -ENOENT;
+	}
+	return 0;
+}
+
 const struct eal_backing eal_backing_file = {
 	.name = "file per page",
 	.uses_files = true,
@@ -382,4 +398,5 @@ const struct eal_backing eal_backing_file = {
 	.unmap = file_unmap,
 	.get_fd = file_get_fd,
 	.release = file_release,
+	.kept = file_kept,
 };

@@ -306,6 +306,21 @@ memfd_release(struct eal_mem *mem, unsigned int l)
 		single_close(mem, l, false);
 }
 
+static int
+single_kept(const struct eal_mem *mem, unsigned int l, unsigned int idx,
+		unsigned int n, char *why, size_t why_len)
+{
+	uint64_t page_sz = mem->mcfg->memsegs[l].page_sz;
+	char path[PATH_MAX];
+
+	/* Holes cannot be seen in hugetlbfs: the size is what is checked. */
+	single_path(mem, l, path, sizeof(path));
+	return eal_hugefile_holds(path, (uint64_t)(idx + n) * page_sz, why,
+			       why_len) < 0 ?
+			-ENOENT :
+			0;
+}
+
 const struct eal_backing eal_backing_single = {
 	.name = "single file per list",
 	.uses_files = true,
@@ -313,6 +328,7 @@ const struct eal_backing eal_backing_single = {
 	.unmap = single_unmap,
 	.get_fd = range_get_fd,
 	.release = single_release,
+	.kept = single_kept,
 };
 
 const struct eal_backing eal_backing_memfd = {

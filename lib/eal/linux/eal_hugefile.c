@@ -24,6 +24,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -534,4 +535,31 @@ eal_hugefile_layout_check(
 	}
 	ret = hugefile_layout_write(dir, prefix, single, keep);
 	return ret < 0 ? ret : n;
+}
+
+int
+eal_hugefile_holds(const char *path, uint64_t size, char *why, size_t why_len)
+{
+	struct stat st;
+
+	if (lstat(path, &st) != 0) {
+		snprintf(why, why_len, "%s is missing", path);
+		return -1;
+	}
+	if (!S_ISREG(st.st_mode) || st.st_uid != geteuid() ||
+			(st.st_mode & 077) != 0) {
+		snprintf(why, why_len, "%s is not a hugepage file of yours",
+				path);
+		return -1;
+	}
+	if ((uint64_t)st.st_size < size || st.st_blocks == 0) {
+		snprintf(why, why_len,
+				"%s holds %" PRIu64 " bytes, %" PRIu64
+				" were kept there",
+				path,
+				st.st_blocks == 0 ? 0 : (uint64_t)st.st_size,
+				size);
+		return -1;
+	}
+	return 0;
 }

@@ -135,6 +135,16 @@ int eal_hugefile_count_pages(const char *dir, const char *prefix,
 		uint64_t page_sz, bool single_file);
 
 /*
+ * Whether @p path is a kept page file: a regular file of the effective
+ * user, no group or other access, at least @p size bytes long, with
+ * pages behind it.
+ *
+ * @return 0, or -1 with what it is instead in @p why ("... is missing").
+ */
+int eal_hugefile_holds(
+		const char *path, uint64_t size, char *why, size_t why_len);
+
+/*
  * @return true if @p name is a page file of @p prefix (<prefix>map_<n>),
  *   with n in @p id.
  */
