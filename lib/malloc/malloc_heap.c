@@ -919,6 +919,40 @@ heap_carve(struct rte_mem_config *mcfg, struct malloc_heap *heap,
 	return busy;
 }
 
+int
+malloc_heap_restore(struct rte_mem_config *mcfg, struct malloc_heap *heap,
+		unsigned int msl_idx, void *data, size_t size)
+{
+	const struct rte_memseg_list *msl = &mcfg->memsegs[msl_idx];
+	struct malloc_state *st = malloc_state_of(mcfg);
+	struct malloc_elem **ends = eal_mcfg_at(mcfg, st->run_end_off[msl_idx]);
+	uintptr_t d = (uintptr_t)data, h = d - MALLOC_ELEM_HEADER_LEN;
+	struct malloc_req req = {
+		.user_size = size,
+		.size = size,
+		.align = RTE_CACHE_LINE_SIZE,
+	};
+	struct malloc_elem *e, *busy;
+	unsigned int idx, end;
+
+	if (!eal_msl_contains(msl, (void *)h) ||
+			!eal_msl_is_used(mcfg, msl,
+					eal_msl_addr_idx(msl, (void *)h)))
+		return -ENOSPC;
+	idx = eal_msl_addr_idx(msl, (void *)h);
+	end = idx + eal_msl_run_len(mcfg, msl, idx);
+	/* Memzones come back lowest first: the run's top is still free. */
+	for (e = ends[end - 1]; e != NULL && (uintptr_t)e > h; e = e->prev)
+		;
+	if (e == NULL || e->t.state != ELEM_FREE ||
+			(uintptr_t)malloc_elem_end(e) <
+					d + size + MALLOC_ELEM_TRAILER_LEN)
+		return -ENOSPC;
+	busy = heap_carve(mcfg, heap, e, &req, d);
+	busy->t.state = ELEM_MEMZONE;
+	return 0;
+}
+
 /* Page sizes @p heap may grow with for @p req, smallest first. */
 static unsigned int
 heap_grow_sizes(const struct malloc_heap *heap, const struct malloc_req *req,

@@ -292,6 +292,17 @@ struct malloc_elem *malloc_heap_add_memory(struct rte_mem_config *mcfg,
 		size_t len, bool dirty);
 
 /*
+ * Make [@p data, @p data + @p size) of list @p msl_idx a memzone's busy
+ * element again, carved out of the free memory of @p heap that holds it
+ * and its header, at init (--keep-memzones). Memzones are restored in
+ * address order. The bytes at @p data are not touched.
+ *
+ * @return 0, or -ENOSPC if that memory is not free heap memory.
+ */
+int malloc_heap_restore(struct rte_mem_config *mcfg, struct malloc_heap *heap,
+		unsigned int msl_idx, void *data, size_t size);
+
+/*
  * The largest free element of @p heap among the acceptable page sizes of
  * @p req (caller holds the lock), or NULL.
  */

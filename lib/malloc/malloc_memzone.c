@@ -20,6 +20,7 @@
 #include <rte_memzone.h>
 
 #include "malloc_heap.h"
+#include "malloc_keep.h"
 
 #define MZ_PAGE_FLAGS \
 	(RTE_MEMZONE_2MB | RTE_MEMZONE_1GB | RTE_MEMZONE_16MB | \
@@ -101,6 +102,25 @@ mz_unchain(struct malloc_mz_table *t, uint16_t idx)
 	while (*link != idx)
 		link = &t->chain[*link];
 	*link = t->chain[idx];
+}
+
+struct rte_memzone *
+malloc_mz_table_restore(struct malloc_mz_table *t, uint16_t idx,
+		const struct rte_memzone *mz)
+{
+	unsigned int hash = mz_hash(mz->name);
+	uint64_t bit = 1ULL << (idx % 64);
+
+	if (idx >= RTE_MAX_MEMZONE || (t->free_mask[idx / 64] & bit) == 0 ||
+			mz_find(t, mz->name, hash) != MALLOC_MZ_NONE)
+		return NULL;
+	t->free_mask[idx / 64] &= ~bit;
+	t->n_free--;
+	t->zones[idx] = *mz;
+	t->chain[idx] = t->bucket[hash];
+	t->bucket[hash] = idx;
+	t->n_used++;
+	return &t->zones[idx];
 }
 
 /* The page sizes of @p flags in @p sizes; @return how many. */
@@ -295,6 +315,7 @@ mz_reserve_locked(struct rte_mem_config *mcfg, const char *name, size_t len,
 	t->chain[idx] = t->bucket[hash];
 	t->bucket[hash] = idx;
 	t->n_used++;
+	malloc_keep_record(mcfg, idx, mz);
 	return mz;
 }
 
@@ -372,6 +393,8 @@ rte_memzone_free(const struct rte_memzone *mz)
 	if (idx >= 0 &&
 			malloc_heap_memzone_elem_of(mcfg, mz->addr, &heap) !=
 					NULL) {
+		/* Out of the kept table before the memory is anyone's. */
+		malloc_keep_erase((uint16_t)idx);
 		malloc_heap_set_memzone(heap, mz->addr, false);
 		malloc_heap_free(mcfg, heap, mz->addr);
 		mz_unchain(t, (uint16_t)idx);

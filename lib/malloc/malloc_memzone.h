@@ -36,4 +36,13 @@ struct malloc_mz_table {
 /* Make the table empty. */
 void malloc_mz_table_init(struct malloc_mz_table *t);
 
+/*
+ * Take entry @p idx, free, for memzone @p mz brought back from the last
+ * run (--keep-memzones), and index its name.
+ *
+ * @return the entry, or NULL if the entry is taken or the name is in use.
+ */
+struct rte_memzone *malloc_mz_table_restore(struct malloc_mz_table *t,
+		uint16_t idx, const struct rte_memzone *mz);
+
 #endif /* _MALLOC_MEMZONE_H_ */

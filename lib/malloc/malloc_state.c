@@ -11,6 +11,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <rte_common.h>
@@ -20,6 +21,7 @@
 #include "eal_subsys.h"
 #include "malloc_asan.h"
 #include "malloc_heap.h"
+#include "malloc_keep.h"
 
 static struct malloc_heap *
 state_node_heap(struct malloc_state *st, int socket)
@@ -92,6 +94,7 @@ state_add_lists(struct rte_mem_config *mcfg, char *err, size_t err_len)
 static int
 malloc_state_init(struct rte_mem_config *mcfg, char *err, size_t err_len)
 {
+	struct malloc_keep_plan *plan = NULL;
 	struct malloc_state *st;
 	unsigned int i;
 	uint64_t off;
@@ -110,7 +113,14 @@ malloc_state_init(struct rte_mem_config *mcfg, char *err, size_t err_len)
 	st->next_external_socket = MALLOC_EXTERNAL_SOCKET_BASE;
 	malloc_mz_table_init(&st->memzones);
 	rte_mcfg_mem_write_lock();
-	ret = state_add_lists(mcfg, err, err_len);
+	/* Kept memzones' pages first: the heaps then take them as free. */
+	ret = malloc_keep_map(mcfg, &plan, err, err_len);
+	if (ret == 0)
+		ret = state_add_lists(mcfg, err, err_len);
+	if (ret == 0)
+		ret = malloc_keep_restore(mcfg, plan, err, err_len);
+	else
+		free(plan);
 	rte_mcfg_mem_write_unlock();
 	if (ret < 0)
 		mcfg->malloc_off = 0;
