@@ -60,7 +60,17 @@ struct mperf_mode {
 	 * only with --dpdk-legacy.
 	 */
 	bool dpdk_maps_all;
+	/*
+	 * --keep-memzones: the untimed first run reserves MPERF_KEEP_ZONES
+	 * memzones over most of -m, and each timed run brings them back.
+	 * DPDK has no such mode.
+	 */
+	bool keep;
 };
+
+/* Memzones of a keep mode, and their names. */
+#define MPERF_KEEP_ZONES 1000
+#define MPERF_KEEP_NAME "mperf_keep_%u"
 
 extern const struct mperf_mode mperf_modes[];
 extern const unsigned int mperf_n_modes;

@@ -28,6 +28,7 @@
 
 #include <rte_eal.h>
 #include <rte_malloc.h>
+#include <rte_memzone.h>
 
 #include "mperf.h"
 
@@ -55,6 +56,9 @@ const struct mperf_mode mperf_modes[] = {
 			true },
 	{ "legacy", "--legacy-mem: all memory mapped at start (cold)",
 			{ "--legacy-mem", NULL }, false, true },
+	{ "keep-warm", "--keep-memzones: 1000 memzones over -m brought back",
+			{ "--huge-unlink=never", "--keep-memzones", NULL },
+			true, false, true },
 };
 const unsigned int mperf_n_modes = RTE_DIM(mperf_modes);
 
@@ -78,15 +82,61 @@ stamp_ns(void)
 	return (long long)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
+/*
+ * A keep mode's first run: MPERF_KEEP_ZONES memzones sharing 90% of the
+ * free heap, each written once. Later runs find the first and do nothing.
+ */
+static int
+keep_zones_make(void)
+{
+	struct rte_malloc_socket_stats st;
+	char name[RTE_MEMZONE_NAMESIZE];
+	size_t len;
+	unsigned int i;
+
+	if (rte_memzone_lookup("mperf_keep_0") != NULL)
+		return 0;
+	if (rte_malloc_get_socket_stats(0, &st) != 0)
+		return -1;
+	len = RTE_ALIGN_FLOOR(st.heap_freesz_bytes / 10 * 9 / MPERF_KEEP_ZONES,
+			RTE_CACHE_LINE_SIZE);
+	for (i = 0; i < MPERF_KEEP_ZONES; i++) {
+		const struct rte_memzone *mz;
+
+		snprintf(name, sizeof(name), MPERF_KEEP_NAME, i);
+		mz = rte_memzone_reserve(name, len, SOCKET_ID_ANY, 0);
+		if (mz == NULL)
+			return -1;
+		memset(mz->addr, (int)i, mz->len);
+	}
+	return 0;
+}
+
+static bool
+args_keep(int argc, char **argv)
+{
+	int i;
+
+	for (i = 1; i < argc; i++)
+		if (strncmp(argv[i], "--keep-memzones", 15) == 0)
+			return true;
+	return false;
+}
+
 int
 mperf_startup_child(int argc, char **argv)
 {
+	bool keep = args_keep(argc, argv);
 	long long t_init, t_alloc;
 	void *p;
 
 	if (rte_eal_init(argc, argv) < 0)
 		return MPERF_CHILD_INIT_FAILED;
 	t_init = stamp_ns();
+	if (keep && keep_zones_make() < 0) {
+		rte_eal_cleanup();
+		return MPERF_CHILD_ALLOC_FAILED;
+	}
 	p = rte_malloc(NULL, 64, 0);
 	t_alloc = stamp_ns();
 	if (p == NULL) {
@@ -243,6 +293,20 @@ case_rep(const struct mperf_ctx *ctx, struct mperf_startup *c, unsigned int rep)
 		mperf_progress(ctx, "/%.1f", c->dpdk_exit.ms[rep]);
 }
 
+/*
+ * After a keep mode: one run without --keep-memzones discards the kept
+ * memzone table, which would not match the next case's files.
+ */
+static void
+keep_discard(const struct mperf_ctx *ctx, unsigned int size_mb)
+{
+	static const struct mperf_mode plain = { "never", "",
+		{ "--huge-unlink=never", NULL }, true, false, false };
+	struct mperf_startup c = { .mode = &plain, .size_mb = size_mb };
+
+	rt_run(ctx, &c, false);
+}
+
 static void
 dirs_clear(const struct mperf_ctx *ctx)
 {
@@ -257,8 +321,9 @@ case_run(const struct mperf_ctx *ctx, struct mperf_startup *c, unsigned int idx,
 {
 	unsigned int rep;
 
-	c->dpdk_skipped = ctx->compare && c->mode->dpdk_maps_all &&
-			!ctx->opts.dpdk_legacy;
+	c->dpdk_skipped = ctx->compare &&
+			((c->mode->dpdk_maps_all && !ctx->opts.dpdk_legacy) ||
+					c->mode->keep);
 	mperf_progress(ctx, "[%u/%u] %s, %u MB, ms to exit (%s):", idx, total,
 			c->mode->name, c->size_mb,
 			case_has_dpdk(ctx, c) ? "rtemem/dpdk-test" : "rtemem");
@@ -274,6 +339,8 @@ case_run(const struct mperf_ctx *ctx, struct mperf_startup *c, unsigned int idx,
 			break;
 		case_rep(ctx, c, rep);
 	}
+	if (c->mode->keep)
+		keep_discard(ctx, c->size_mb);
 	dirs_clear(ctx);
 	mperf_progress(ctx, "%s\n", c->failed ? " failed" : "");
 }
