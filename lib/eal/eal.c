@@ -207,6 +207,11 @@ rte_eal_init(int argc, char **argv)
 	/* Subsystems allocate pages through the published memory layer. */
 	eal_publish(ctx);
 	ret = eal_subsys_init_all(ctx->mem.mcfg, err, EAL_ERR_LEN);
+	if (ret == 0) {
+		ret = eal_lcores_start(&ctx->lcores, err, EAL_ERR_LEN);
+		if (ret < 0)
+			eal_subsys_cleanup_all(ctx->mem.mcfg);
+	}
 	if (ret < 0) {
 		eal_publish(NULL);
 		eal_lcores_cleanup(&ctx->lcores);

@@ -362,7 +362,6 @@ eal_lcores_init(struct eal_lcores *lc, const struct eal_options *opts,
 		char *err, size_t err_len)
 {
 	int cpus[RTE_MAX_LCORE];
-	unsigned int id;
 	int i, n, ret;
 
 	memset(lc, 0, sizeof(*lc));
@@ -382,6 +381,18 @@ eal_lcores_init(struct eal_lcores *lc, const struct eal_options *opts,
 	ret = lcore_main_pin(lc, err, err_len);
 	if (ret < 0)
 		goto fail;
+	return 0;
+fail:
+	eal_lcores_cleanup(lc);
+	return ret;
+}
+
+int
+eal_lcores_start(struct eal_lcores *lc, char *err, size_t err_len)
+{
+	unsigned int id;
+	int ret;
+
 	for (id = 0; id < RTE_MAX_LCORE; id++) {
 		struct eal_lcore *lcore = &lc->lcore[id];
 
