@@ -40,7 +40,10 @@ cc -Wall -Wextra -Werror -o "$stage/heap_restart" \
 cc -Wall -Wextra -Werror -o "$stage/zmalloc_check" \
 	"$top/examples/zmalloc_check/main.c" \
 	$(pkg-config --cflags --libs rtemem)
-echo "built examples/memseg_walk, heap_restart and zmalloc_check with pkg-config rtemem from $stage"
+cc -Wall -Wextra -Werror -o "$stage/warm_cache" \
+	"$top/examples/warm_cache/main.c" \
+	$(pkg-config --cflags --libs rtemem)
+echo "built examples/memseg_walk, heap_restart, zmalloc_check and warm_cache with pkg-config rtemem from $stage"
 
 # expect NAME WANT EAL_ARGS... -- APP_ARGS: run and compare the line.
 expect()
@@ -135,4 +138,22 @@ for mode in "file per page:" "single file:--single-file-segments" \
 		"$@" -- check
 	rm -f "$dir"/extmap_*
 done
+# warm_cache: memzones reserved and filled by a process that is then
+# killed with SIGKILL come back whole after the restart (its exit status
+# says whether each start found what it should); the item the killed
+# writer was writing, if any, is found torn and built again.
+for mode in "file per page:" "single file:--single-file-segments"; do
+	name=${mode%%:*}
+	# shellcheck disable=SC2086 # the options are words
+	set -- ${mode#*:} -- --items 20000 --value-size 256
+	expect_prog warm_cache '^warm after SIGKILL' \
+		"warm_cache, $name, kept after SIGKILL" \
+		'warm after SIGKILL( +[0-9.]+){3} +(20000 +0 +0|19999 +1 +1)' \
+		"$@"
+done
+left=$(find "$dir" -mindepth 1 | head -n 5)
+if [ -n "$left" ]; then
+	echo "FAILED: warm_cache left files: $left"
+	failed=1
+fi
 exit $failed
