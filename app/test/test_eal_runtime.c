@@ -6,7 +6,8 @@
  * The runtime directory and the process types, across real processes: a
  * primary makes its prefix's directory (mode 0700) and holds the lock of
  * its config file while it runs, which rte_eal_primary_proc_alive() sees
- * from another process; it removes both at exit; --no-shconf makes none;
+ * from another process, and the file holds its memory config, which
+ * another process can map; it removes both at exit; --no-shconf makes none;
  * --proc-type=secondary fails without a primary, and with one (attaching
  * is not there yet) says so; auto is the primary when none runs; a
  * directory that is not the user's alone is refused; another user gets
@@ -15,16 +16,20 @@
  */
 
 #include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <rte_eal.h>
 
+#include "eal_memcfg.h"
 #include "test.h"
 
 #define RT_PREFIX "rtdir"
@@ -69,6 +74,39 @@ rt_run(const char *const *extra, struct test_child_result *res)
 	return test_child_run("runtime_print", args, res);
 }
 
+/*
+ * The config file holds the primary's memory config, readable by another
+ * process of the user: built, ready, of @p pid, the file's size.
+ */
+static int
+rt_config_check(const char *path, pid_t pid)
+{
+	const struct rte_mem_config *mcfg;
+	struct stat st;
+	int fd = open(path, O_RDONLY);
+
+	TEST_ASSERT(fd >= 0, "open: %s", strerror(errno));
+	TEST_ASSERT(fstat(fd, &st) == 0 && (st.st_mode & 0777) == 0600,
+			"mode %o", (unsigned int)st.st_mode);
+	mcfg = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_SHARED, fd, 0);
+	close(fd);
+	TEST_ASSERT(mcfg != MAP_FAILED, "mmap: %s", strerror(errno));
+	if (mcfg->magic != EAL_MCFG_MAGIC ||
+			mcfg->version != EAL_MCFG_VERSION ||
+			mcfg->size != (uint64_t)st.st_size ||
+			mcfg->primary_pid != pid || mcfg->ready != 1) {
+		printf("config: magic %#x version %u size %" PRIu64
+		       " of %lld, pid %d, ready %u\n",
+				mcfg->magic, mcfg->version, mcfg->size,
+				(long long)st.st_size, mcfg->primary_pid,
+				mcfg->ready);
+		munmap((void *)(uintptr_t)mcfg, (size_t)st.st_size);
+		return TEST_FAILED;
+	}
+	munmap((void *)(uintptr_t)mcfg, (size_t)st.st_size);
+	return TEST_SUCCESS;
+}
+
 /* A primary holds its directory; another process sees it alive. */
 static int
 test_runtime_primary(void)
@@ -97,6 +135,10 @@ test_runtime_primary(void)
 			"%s: mode %o", dir, (unsigned int)st.st_mode);
 	TEST_ASSERT_EQUAL(rte_eal_primary_proc_alive(config), 1,
 			"the primary is not seen alive");
+	if (rt_config_check(config, pid) != TEST_SUCCESS) {
+		test_child_finish(pid, SIGUSR1, &res);
+		return TEST_FAILED;
+	}
 	TEST_ASSERT_SUCCESS(rt_run(NULL, &res), "second primary");
 	TEST_ASSERT_EQUAL(res.exit_code, TEST_CHILD_INIT_FAILED,
 			"a second primary ran: %s", res.output);

@@ -191,8 +191,8 @@ rte_eal_init(int argc, char **argv)
 		return eal_fail(-ret, err);
 	ret = eal_discover(ctx, err);
 	if (ret == 0)
-		ret = eal_mem_init(&ctx->mem, &ctx->opts, &ctx->hpi,
-				ctx->rt.dir, err, EAL_ERR_LEN);
+		ret = eal_mem_init(&ctx->mem, &ctx->opts, &ctx->hpi, &ctx->rt,
+				err, EAL_ERR_LEN);
 	if (ret < 0) {
 		eal_runtime_close(&ctx->rt);
 		return eal_fail(-ret, err);
@@ -220,6 +220,8 @@ rte_eal_init(int argc, char **argv)
 		eal_runtime_close(&ctx->rt);
 		return eal_fail(-ret, err);
 	}
+	/* Another process of the prefix may now read the config. */
+	__atomic_store_n(&ctx->mem.mcfg->ready, 1, __ATOMIC_RELEASE);
 	argv[n_args] = argv[0];
 	return n_args;
 }

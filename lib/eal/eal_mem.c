@@ -142,14 +142,15 @@ mem_setup(struct eal_mem *mem, const struct eal_options *opts,
 
 int
 eal_mem_init(struct eal_mem *mem, const struct eal_options *opts,
-		const struct eal_hugepage_info *hpi, const char *rt_dir,
-		char *err, size_t err_len)
+		const struct eal_hugepage_info *hpi,
+		const struct eal_runtime *rt, char *err, size_t err_len)
 {
 	int ret;
 
 	mem_setup(mem, opts, hpi);
+	mem->config_fd = rt->config_fd;
 	/* Before the files are touched: a mismatch must find them intact. */
-	ret = eal_keep_open(&mem->keep, opts, hpi, rt_dir, err, err_len);
+	ret = eal_keep_open(&mem->keep, opts, hpi, rt->dir, err, err_len);
 	if (ret < 0)
 		return ret;
 	if (mem->policy != NULL) {

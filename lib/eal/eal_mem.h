@@ -32,6 +32,7 @@
 #include "eal_options.h"
 #include "eal_hugepage_info.h"
 #include "eal_mem_event.h"
+#include "linux/eal_runtime.h"
 
 struct eal_mem;
 struct eal_hugefile_policy;
@@ -121,19 +122,21 @@ struct eal_mem {
 	pthread_mutex_t fd_lock; /* guards seg_fds: walks may run in parallel */
 	struct eal_mem_events events; /* callbacks and validators */
 	struct eal_keep keep; /* --keep-memzones table */
+	int config_fd; /* the runtime directory's config file, or -1 */
 	bool init_done; /* events are sent only after init */
 };
 
 /*
- * Build the memory layer: open the kept memzone table in @p rt_dir ("":
- * none), lay out and create the memseg lists, take the file prefix lock,
- * clear stale files, map what the options ask for.
+ * Build the memory layer in runtime directory @p rt (none with
+ * --no-shconf): open the kept memzone table, lay out and create the
+ * memseg lists with the memory config in the config file, take the file
+ * prefix lock, clear stale files, map what the options ask for.
  *
  * @return 0, or a negative errno with one line in @p err.
  */
 int eal_mem_init(struct eal_mem *mem, const struct eal_options *opts,
-		const struct eal_hugepage_info *hpi, const char *rt_dir,
-		char *err, size_t err_len);
+		const struct eal_hugepage_info *hpi,
+		const struct eal_runtime *rt, char *err, size_t err_len);
 
 /* Unmap every page without clearing it, drop files as the mode says. */
 void eal_mem_cleanup(struct eal_mem *mem);

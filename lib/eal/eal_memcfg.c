@@ -5,19 +5,23 @@
 /*
  * The memory configuration region (layout in eal_memcfg.h).
  *
- * The region is mapped shared and anonymous, with MAP_NORESERVE: a 2 MB
- * page list's slot array is ~400 KB, but only the slots that are used are
- * ever touched, so the region costs memory only for what is mapped.
- * Its size is fixed at creation; lists are laid out once, at init.
+ * The region is the runtime directory's config file (tmpfs), or shared
+ * anonymous memory with MAP_NORESERVE without one. Either way it is
+ * sparse: a 2 MB page list's slot array is ~400 KB, but only the slots
+ * that are used are ever touched, so the region costs memory only for
+ * what is mapped. Its size is fixed at creation; lists are laid out once,
+ * at init.
  */
 
 #include <errno.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include <rte_common.h>
 
 #include "eal_memcfg.h"
+#include "linux/eal_os.h"
 
 /* Room for the shared state of higher layers (heaps, memzones). */
 #define EAL_MCFG_AREA_LEN (32ULL << 20)
@@ -39,23 +43,35 @@ eal_mcfg_list_bytes(uint32_t n_segs)
 }
 
 int
-eal_mcfg_create(uint64_t lists_bytes, struct rte_mem_config **out)
+eal_mcfg_create(uint64_t lists_bytes, int fd, struct rte_mem_config **out)
 {
 	uint64_t head = RTE_ALIGN_CEIL(sizeof(struct rte_mem_config), 4096);
 	uint64_t size = head + RTE_ALIGN_CEIL(lists_bytes, 4096) +
 			EAL_MCFG_AREA_LEN;
+	int flags = MAP_SHARED | MAP_NORESERVE, ret;
 	struct rte_mem_config *mcfg;
 
-	mcfg = mmap(NULL, size, PROT_READ | PROT_WRITE,
-			MAP_SHARED | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (fd < 0) {
+		flags |= MAP_ANONYMOUS;
+	} else {
+		/* Emptied first: nothing of an earlier primary's is kept. */
+		ret = eal_os_truncate(fd, 0);
+		if (ret == 0)
+			ret = eal_os_truncate(fd, size);
+		if (ret < 0)
+			return ret;
+	}
+	mcfg = mmap(NULL, size, PROT_READ | PROT_WRITE, flags, fd, 0);
 	if (mcfg == MAP_FAILED)
 		return -errno;
-	mcfg->magic = EAL_MCFG_MAGIC;
 	mcfg->version = EAL_MCFG_VERSION;
+	mcfg->primary_pid = (int32_t)getpid();
 	mcfg->size = size;
 	/* Slot arrays and subsystem state share one bump area. */
 	mcfg->area_off = head;
 	mcfg->area_len = size - head;
+	/* Last: a reader of the file sees a region only once it is one. */
+	__atomic_store_n(&mcfg->magic, EAL_MCFG_MAGIC, __ATOMIC_RELEASE);
 	*out = mcfg;
 	return 0;
 }

@@ -23,7 +23,7 @@
 #include <rte_spinlock.h>
 
 #define EAL_MCFG_MAGIC 0x524d454dU /* "MEMR" */
-#define EAL_MCFG_VERSION 1
+#define EAL_MCFG_VERSION 2
 
 struct rte_mem_config {
 	uint32_t magic; /* EAL_MCFG_MAGIC once built */
@@ -32,6 +32,8 @@ struct rte_mem_config {
 	uint64_t area_off; /* start of the subsystem area, from region start */
 	uint64_t area_len; /* bytes of the subsystem area */
 	uint64_t area_used; /* bytes of it handed out (bump allocation) */
+	int32_t primary_pid; /* the process that built it */
+	uint8_t ready; /* 1 once rte_eal_init() of the primary returned */
 
 	rte_rwlock_t memory_hotplug_lock; /* memseg lists: walks vs (un)map */
 	rte_rwlock_t mlock; /* memzones */
@@ -68,10 +70,12 @@ uint64_t eal_mcfg_list_bytes(uint32_t n_segs);
 
 /*
  * Map a new, zeroed region with room for @p lists_bytes of slot arrays
- * plus the state of higher layers, shared so that a future attaching
- * process could map it. Both are carved with eal_mcfg_area_alloc().
+ * plus the state of higher layers. Both are carved with
+ * eal_mcfg_area_alloc(). With @p fd (the runtime directory's config
+ * file) the region is that file, sized to it, so that other processes of
+ * the prefix can map it; with -1 it is anonymous shared memory.
  */
-int eal_mcfg_create(uint64_t lists_bytes, struct rte_mem_config **mcfg);
+int eal_mcfg_create(uint64_t lists_bytes, int fd, struct rte_mem_config **mcfg);
 
 /* Unmap the region. */
 void eal_mcfg_destroy(struct rte_mem_config *mcfg);

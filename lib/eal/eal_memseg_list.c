@@ -345,7 +345,7 @@ eal_memseg_lists_create(struct eal_mem *mem, char *err, size_t err_len)
 				n_lists, RTE_MAX_MEMSEG_LISTS);
 		return -ENOSPC;
 	}
-	ret = eal_mcfg_create(bytes, &mem->mcfg);
+	ret = eal_mcfg_create(bytes, mem->config_fd, &mem->mcfg);
 	if (ret < 0) {
 		snprintf(err, err_len, "cannot map the memory config: %s",
 				strerror(-ret));

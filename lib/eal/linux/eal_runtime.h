@@ -7,8 +7,9 @@
 
 /*
  * The runtime directory of a file prefix: where a primary process says it
- * is alive (its "config" file, locked for as long as it runs) and, later,
- * what other processes of the prefix need to attach to it.
+ * is alive (its "config" file, locked for as long as it runs) and what
+ * other processes of the prefix need to attach to it: the config file
+ * holds the memory config (eal_memcfg.h).
  *
  * root: /var/run/rtemem/<prefix>; other users: $XDG_RUNTIME_DIR/rtemem/
  * <prefix>, or /tmp/rtemem-<uid>/<prefix> without it. Every directory of
