@@ -561,18 +561,25 @@ kz_log_apply(struct kz_log *l, const char *line)
 	return 0;
 }
 
+static double
+kz_now_ms(void)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return now.tv_sec * 1e3 + now.tv_nsec / 1e6;
+}
+
 /* Read from @p fd until @p deadline_ms passes, EOF, or (@p until_start) "S". */
 static int
 kz_log_read(struct kz_log *l, int fd, double deadline_ms, bool until_start)
 {
-	struct timespec now;
 	struct pollfd pfd = { .fd = fd, .events = POLLIN };
 	double t;
 	ssize_t n;
 
 	for (;;) {
-		clock_gettime(CLOCK_MONOTONIC, &now);
-		t = now.tv_sec * 1e3 + now.tv_nsec / 1e6;
+		t = kz_now_ms();
 		if (t >= deadline_ms || (until_start && l->started))
 			return 0;
 		if (poll(&pfd, 1, (int)(deadline_ms - t) + 1) <= 0)
@@ -607,15 +614,6 @@ kz_log_parse(struct kz_log *l)
 		line = e + 1;
 	}
 	return 0;
-}
-
-static double
-kz_now_ms(void)
-{
-	struct timespec now;
-
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	return now.tv_sec * 1e3 + now.tv_nsec / 1e6;
 }
 
 /* Whether name @p n as found (@p f, NULL: absent) fits the log. */

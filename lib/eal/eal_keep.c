@@ -15,7 +15,6 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -30,12 +29,11 @@
 
 RTE_BUILD_BUG_ON(sizeof(struct eal_keep_hdr) > EAL_KEEP_AREA_OFF);
 
-/* FNV-1a over @p len bytes at @p p. */
-static uint64_t
-keep_sum(const void *p, size_t len)
+uint64_t
+eal_keep_sum(uint64_t seed, const void *p, size_t len)
 {
 	const uint8_t *b = p;
-	uint64_t h = 14695981039346656037ULL;
+	uint64_t h = 14695981039346656037ULL ^ seed;
 	size_t i;
 
 	for (i = 0; i < len; i++)
@@ -46,7 +44,7 @@ keep_sum(const void *p, size_t len)
 static uint64_t
 keep_hdr_sum(const struct eal_keep_hdr *h)
 {
-	return keep_sum(&h->uid,
+	return eal_keep_sum(0, &h->uid,
 			offsetof(struct eal_keep_hdr, n_kept) -
 					offsetof(struct eal_keep_hdr, uid));
 }
@@ -74,8 +72,13 @@ keep_reset(struct eal_keep *k)
 	k->restore = false;
 }
 
-int
-eal_keep_mismatch(struct eal_keep *k, const char *why, char *err, size_t len)
+/*
+ * Say that the last run's memzones cannot come back because of @p why:
+ * @return -EINVAL with the error in @p err in strict mode (with
+ * memzones to lose), else 0 after logging what is discarded.
+ */
+static int
+keep_report(const struct eal_keep *k, const char *why, char *err, size_t len)
 {
 	uint64_t n = k->hdr->n_kept;
 
@@ -100,8 +103,17 @@ eal_keep_mismatch(struct eal_keep *k, const char *why, char *err, size_t len)
 				", in %s): %s",
 				n, k->path, why);
 	}
-	keep_reset(k);
 	return 0;
+}
+
+int
+eal_keep_mismatch(struct eal_keep *k, const char *why, char *err, size_t len)
+{
+	int ret = keep_report(k, why, err, len);
+
+	if (ret == 0)
+		keep_reset(k);
+	return ret;
 }
 
 /* Open and map the file, made the user's alone. */
@@ -444,23 +456,14 @@ int
 eal_keep_area_mismatch(const char *why, char *err, size_t len)
 {
 	struct eal_keep *k = &eal_mem_get()->keep;
-	struct eal_keep_hdr *saved = malloc(sizeof(*saved));
-	int ret;
+	int ret = keep_report(k, why, err, len);
 
-	if (saved == NULL)
-		return -ENOMEM;
-	memcpy(saved, k->hdr, sizeof(*saved));
-	ret = eal_keep_mismatch(k, why, err, len);
+	/* The layout is this run's, committed: only the records go. */
 	if (ret == 0) {
-		/* The layout is this run's, committed: only records go. */
-		memcpy(RTE_PTR_ADD(k->hdr, sizeof(saved->magic)),
-				RTE_PTR_ADD(saved, sizeof(saved->magic)),
-				sizeof(*saved) - sizeof(saved->magic));
-		k->hdr->n_kept = 0;
-		__atomic_store_n(&k->hdr->magic, EAL_KEEP_MAGIC,
-				__ATOMIC_RELEASE);
+		memset(RTE_PTR_ADD(k->hdr, EAL_KEEP_AREA_OFF), 0,
+				EAL_KEEP_FILE_LEN - EAL_KEEP_AREA_OFF);
+		__atomic_store_n(&k->hdr->n_kept, 0, __ATOMIC_RELEASE);
 	}
-	free(saved);
 	return ret;
 }
 

@@ -160,6 +160,12 @@ void *eal_keep_area(size_t *len, bool *restore);
  */
 int eal_keep_area_mismatch(const char *why, char *err, size_t err_len);
 
+/*
+ * The checksum of the table's parts: FNV-1a over @p len bytes at @p p,
+ * started from @p seed.
+ */
+uint64_t eal_keep_sum(uint64_t seed, const void *p, size_t len);
+
 /* For lib/malloc: add @p delta to n_kept (see struct eal_keep_hdr). */
 void eal_keep_count(int delta);
 

@@ -42,14 +42,8 @@ struct malloc_keep_plan {
 static uint64_t
 keep_rec_sum(const struct malloc_keep_rec *r)
 {
-	const uint8_t *b = (const uint8_t *)r->name;
-	size_t len = sizeof(*r) - offsetof(struct malloc_keep_rec, name);
-	uint64_t h = 14695981039346656037ULL ^ r->msl_idx;
-	size_t i;
-
-	for (i = 0; i < len; i++)
-		h = (h ^ b[i]) * 1099511628211ULL;
-	return h;
+	return eal_keep_sum(r->msl_idx, r->name,
+			sizeof(*r) - offsetof(struct malloc_keep_rec, name));
 }
 
 static struct malloc_keep_area *

@@ -72,6 +72,15 @@ mz_take_entry(struct malloc_mz_table *t)
 	return (uint16_t)(w * 64 + bit);
 }
 
+/* Index taken entry @p idx under its name's hash @p hash. */
+static void
+mz_link(struct malloc_mz_table *t, uint16_t idx, unsigned int hash)
+{
+	t->chain[idx] = t->bucket[hash];
+	t->bucket[hash] = idx;
+	t->n_used++;
+}
+
 static unsigned int
 mz_hash(const char *name)
 {
@@ -117,9 +126,7 @@ malloc_mz_table_restore(struct malloc_mz_table *t, uint16_t idx,
 	t->free_mask[idx / 64] &= ~bit;
 	t->n_free--;
 	t->zones[idx] = *mz;
-	t->chain[idx] = t->bucket[hash];
-	t->bucket[hash] = idx;
-	t->n_used++;
+	mz_link(t, idx, hash);
 	return &t->zones[idx];
 }
 
@@ -312,9 +319,7 @@ mz_reserve_locked(struct rte_mem_config *mcfg, const char *name, size_t len,
 	mz->hugepage_sz = rte_mem_virt2memseg_list(p)->page_sz;
 	mz->socket_id = heap->socket_id;
 	mz->flags = flags;
-	t->chain[idx] = t->bucket[hash];
-	t->bucket[hash] = idx;
-	t->n_used++;
+	mz_link(t, idx, hash);
 	malloc_keep_record(mcfg, idx, mz);
 	return mz;
 }
