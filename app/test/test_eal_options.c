@@ -895,11 +895,26 @@ test_lcores(void)
 			"all");
 	TEST_ASSERT_EQUAL(PARSE("-l", "0-3", "-l", "1"), 4, "%s", err);
 	TEST_ASSERT(opts.n_lcores == 1 && opts.lcore_cpus[0] == 1, "last");
+	/* Lcore ids apart from CPUs, as processes of a prefix need. */
+	TEST_ASSERT_EQUAL(PARSE("--lcores", "5@0,1,7@0"), 2, "%s", err);
+	TEST_ASSERT(opts.n_lcores == 3 && opts.lcore_ids[0] == 5 &&
+					opts.lcore_cpus[0] == 0 &&
+					opts.lcore_ids[1] == 1 &&
+					opts.lcore_cpus[1] == 1 &&
+					opts.lcore_ids[2] == 7 &&
+					opts.lcore_cpus[2] == 0,
+			"lcore@cpu");
+	TEST_ASSERT_EQUAL(PARSE("--lcores", "5@0,5@1"), -EINVAL, "twice");
+	TEST_ASSERT_STR_CONTAINS(err, "lcore 5 is listed twice", "%s", err);
+	TEST_ASSERT_EQUAL(PARSE("--lcores", "5@"), -EINVAL, "no CPU");
+	TEST_ASSERT_EQUAL(PARSE("--lcores", "@1"), -EINVAL, "no lcore");
+	TEST_ASSERT_EQUAL(PARSE("--lcores", "1@128"), -EINVAL, "CPU 128");
 	return TEST_SUCCESS;
 }
 
 #define LC_EXPECT \
-	"expected CPU numbers and ranges separated by commas, e.g. 0-3,5"
+	"expected CPU numbers and ranges separated by commas, e.g. 0-3,5, " \
+	"or LCORE@CPU entries"
 
 static int
 test_lcores_bad(void)

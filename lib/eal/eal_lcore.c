@@ -235,11 +235,12 @@ lcore_worker_start(struct eal_lcore *lcore)
 }
 
 /*
- * The CPUs to run lcores on, in -l order, into @p cpus.
+ * The lcores in -l order: their ids into @p ids, the CPUs to run them on
+ * into @p cpus.
  * @return how many, or a negative errno with a line in @p err.
  */
 static int
-lcore_cpu_list(const struct eal_options *opts, int *cpus, char *err,
+lcore_cpu_list(const struct eal_options *opts, int *ids, int *cpus, char *err,
 		size_t err_len)
 {
 	cpu_set_t set;
@@ -248,18 +249,20 @@ lcore_cpu_list(const struct eal_options *opts, int *cpus, char *err,
 
 	if (opts != NULL && opts->n_lcores > 0) {
 		for (i = 0; i < opts->n_lcores && i < RTE_MAX_LCORE; i++) {
-			unsigned int cpu = opts->lcore_cpus[i];
+			unsigned int id = opts->lcore_ids[i];
 
-			if (cpu >= RTE_MAX_LCORE || seen[cpu]) {
+			if (id >= RTE_MAX_LCORE || seen[id] ||
+					opts->lcore_cpus[i] >= RTE_MAX_LCORE) {
 				snprintf(err, err_len,
 						"option -l/--lcores: "
-						"CPU %u is listed twice or is "
+						"lcore %u is listed twice or is "
 						"not below %d",
-						cpu, RTE_MAX_LCORE);
+						id, RTE_MAX_LCORE);
 				return -EINVAL;
 			}
-			seen[cpu] = true;
-			cpus[n++] = (int)cpu;
+			seen[id] = true;
+			ids[n] = (int)id;
+			cpus[n++] = (int)opts->lcore_cpus[i];
 		}
 		return (int)n;
 	}
@@ -273,8 +276,10 @@ lcore_cpu_list(const struct eal_options *opts, int *cpus, char *err,
 		return ret;
 	}
 	for (i = 0; i < RTE_MAX_LCORE; i++)
-		if (CPU_ISSET(i, &set))
+		if (CPU_ISSET(i, &set)) {
+			ids[n] = (int)i;
 			cpus[n++] = (int)i;
+		}
 	if (n == 0) {
 		snprintf(err, err_len,
 				"no CPU below %d in this process's "
@@ -286,12 +291,12 @@ lcore_cpu_list(const struct eal_options *opts, int *cpus, char *err,
 }
 
 static int
-lcore_setup(struct eal_lcores *lc, int cpu, int index)
+lcore_setup(struct eal_lcores *lc, int id, int cpu, int index)
 {
-	struct eal_lcore *lcore = &lc->lcore[cpu];
+	struct eal_lcore *lcore = &lc->lcore[id];
 	int ret;
 
-	lcore->id = (unsigned int)cpu;
+	lcore->id = (unsigned int)id;
 	lcore->index = index;
 	lcore->cpu = cpu;
 	lcore->socket_id = cpu_socket_id(cpu);
@@ -361,20 +366,20 @@ int
 eal_lcores_init(struct eal_lcores *lc, const struct eal_options *opts,
 		char *err, size_t err_len)
 {
-	int cpus[RTE_MAX_LCORE];
+	int ids[RTE_MAX_LCORE], cpus[RTE_MAX_LCORE];
 	int i, n, ret;
 
 	memset(lc, 0, sizeof(*lc));
-	n = lcore_cpu_list(opts, cpus, err, err_len);
+	n = lcore_cpu_list(opts, ids, cpus, err, err_len);
 	if (n < 0)
 		return n;
 	sockets_detect(lc);
-	lc->main_lcore = (unsigned int)cpus[0];
+	lc->main_lcore = (unsigned int)ids[0];
 	for (i = 0; i < n; i++) {
-		ret = lcore_setup(lc, cpus[i], i);
+		ret = lcore_setup(lc, ids[i], cpus[i], i);
 		if (ret < 0) {
 			snprintf(err, err_len, "cannot set up lcore %d: %s",
-					cpus[i], strerror(-ret));
+					ids[i], strerror(-ret));
 			goto fail;
 		}
 	}

@@ -76,7 +76,8 @@ static const char *const opt_expect[EAL_OPT_COUNT] = {
 			"a level 1-8 or emergency, alert, critical, "
 			"error, warning, notice, info or debug, optionally after TYPE:",
 	[EAL_OPT_LCORES_LIST] =
-			"CPU numbers and ranges separated by commas, e.g. 0-3,5",
+			"CPU numbers and ranges separated by commas, e.g. 0-3,5, "
+			"or LCORE@CPU entries",
 };
 
 static const char *const huge_unlink_names[] = {
@@ -527,36 +528,60 @@ lcore_range_parse(const struct opt_ctx *ctx, const char *s, size_t len,
 	return ret;
 }
 
+/*
+ * Parse "L@C" (lcore L runs on CPU C: DPDK's --lcores form, which lets
+ * processes of one prefix use distinct lcore ids on the same CPUs).
+ */
+static int
+lcore_at_parse(const struct opt_ctx *ctx, const char *s, size_t len,
+		const char *at, unsigned int *id, unsigned int *cpu)
+{
+	int ret = lcore_cpu_parse(ctx, s, at - s, id);
+
+	if (ret == 0)
+		ret = lcore_cpu_parse(ctx, at + 1, len - (at - s) - 1, cpu);
+	return ret;
+}
+
 static int
 opt_lcores(struct eal_options *opts, const struct opt_ctx *ctx)
 {
-	uint16_t cpus[RTE_MAX_LCORE];
+	uint16_t cpus[RTE_MAX_LCORE], ids[RTE_MAX_LCORE];
 	bool seen[RTE_MAX_LCORE] = { false };
 	const char *s = ctx->value;
-	unsigned int n = 0, first, last, cpu;
+	unsigned int n = 0, first, last, cpu, id;
 	int ret;
 
 	for (;;) {
 		size_t len = strcspn(s, ",");
+		const char *at = memchr(s, '@', len);
 
 		if (len == 0)
 			return bad_value(ctx, "empty entry, expected %s",
 					opt_expect[ctx->id]);
-		ret = lcore_range_parse(ctx, s, len, &first, &last);
+		if (at != NULL)
+			ret = lcore_at_parse(ctx, s, len, at, &first, &cpu);
+		else
+			ret = lcore_range_parse(ctx, s, len, &first, &last);
 		if (ret < 0)
 			return ret;
-		for (cpu = first; cpu <= last; cpu++) {
-			if (seen[cpu])
-				return bad_value(ctx, "CPU %u is listed twice",
-						cpu);
-			seen[cpu] = true;
-			cpus[n++] = (uint16_t)cpu;
+		if (at != NULL)
+			last = first;
+		for (id = first; id <= last; id++) {
+			if (seen[id])
+				return bad_value(ctx, "%s %u is listed twice",
+						at != NULL ? "lcore" : "CPU",
+						id);
+			seen[id] = true;
+			ids[n] = (uint16_t)id;
+			cpus[n++] = (uint16_t)(at != NULL ? cpu : id);
 		}
 		if (s[len] == '\0')
 			break;
 		s += len + 1;
 	}
 	memcpy(opts->lcore_cpus, cpus, n * sizeof(cpus[0]));
+	memcpy(opts->lcore_ids, ids, n * sizeof(ids[0]));
 	opts->n_lcores = n;
 	return 0;
 }

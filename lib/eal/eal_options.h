@@ -132,7 +132,9 @@ struct eal_options {
 	uint64_t base_virtaddr; /* 0 when not given */
 	struct eal_log_rule log_rules[EAL_MAX_LOG_RULES];
 	unsigned int n_log_rules;
-	uint16_t lcore_cpus[RTE_MAX_LCORE]; /* CPU of lcore i, i < n_lcores */
+	uint16_t lcore_cpus[RTE_MAX_LCORE]; /* CPU of entry i, i < n_lcores */
+	uint16_t lcore_ids[RTE_MAX_LCORE]; /* lcore id of entry i: its CPU,
+					    * or L of an "L@C" entry */
 	unsigned int n_lcores; /* 0: one lcore per CPU in the affinity set */
 	bool help;
 };
