@@ -11,6 +11,7 @@
  * A waiting writer blocks new readers, so writers are not starved.
  */
 
+#include <errno.h>
 #include <stdint.h>
 
 #include <rte_common.h>
@@ -73,6 +74,28 @@ rte_rwlock_read_lock(rte_rwlock_t *rwl)
 		__atomic_fetch_sub(
 				&rwl->cnt, RTE_RWLOCK_READ, __ATOMIC_RELAXED);
 	}
+}
+
+/**
+ * Try to take a lock for reading, without waiting.
+ *
+ * @param rwl
+ *   The lock.
+ * @return
+ *   0 if taken, -EBUSY if a writer holds it or waits for it.
+ */
+static inline int
+rte_rwlock_read_trylock(rte_rwlock_t *rwl)
+{
+	int32_t x;
+
+	if (__atomic_load_n(&rwl->cnt, __ATOMIC_RELAXED) & RTE_RWLOCK_MASK)
+		return -EBUSY;
+	x = __atomic_add_fetch(&rwl->cnt, RTE_RWLOCK_READ, __ATOMIC_ACQUIRE);
+	if (!(x & RTE_RWLOCK_MASK))
+		return 0;
+	__atomic_fetch_sub(&rwl->cnt, RTE_RWLOCK_READ, __ATOMIC_RELAXED);
+	return -EBUSY;
 }
 
 /**
