@@ -1064,6 +1064,10 @@ static const struct bad_case conflict_cases[] = {
 			"options --proc-type=secondary and --no-shconf" NOT_TOGETHER
 			"a secondary process finds its primary through the "
 			"runtime directory, which this turns off" },
+	{ { "--no-huge", "--proc-type=secondary" },
+			"options --proc-type=secondary and --no-huge" NOT_TOGETHER
+			"a secondary process maps its primary's hugepage files, "
+			"and memory without hugepages cannot be shared" },
 	{ { "--in-memory", "--proc-type=auto" },
 			"options --proc-type=auto and --in-memory" NOT_TOGETHER
 			"a secondary process finds its primary through the "

@@ -8,8 +8,9 @@
  * its config file while it runs, which rte_eal_primary_proc_alive() sees
  * from another process, and the file holds its memory config, which
  * another process can map; it removes both at exit; --no-shconf makes none;
- * --proc-type=secondary fails without a primary, and with one (attaching
- * is not there yet) says so; auto is the primary when none runs; a
+ * --proc-type=secondary with --no-huge is refused, and so is attaching
+ * to a --no-huge primary (test_multiprocess.c attaches with hugepages);
+ * auto is the primary when none runs; a
  * directory that is not the user's alone is refused; another user gets
  * one under $XDG_RUNTIME_DIR or /tmp/rtemem-UID. The children run with
  * --no-huge: the runtime directory does not depend on the memory.
@@ -148,11 +149,15 @@ test_runtime_primary(void)
 	TEST_ASSERT_SUCCESS(rt_run(second, &res), "secondary");
 	TEST_ASSERT_EQUAL(res.exit_code, TEST_CHILD_INIT_FAILED, "secondary");
 	TEST_ASSERT_STR_CONTAINS(res.output,
-			"cannot attach a secondary process to it yet",
+			"options --proc-type=secondary and --no-huge cannot be "
+			"used together",
 			"secondary");
 	TEST_ASSERT_SUCCESS(rt_run(autom, &res), "auto");
+	TEST_ASSERT_EQUAL(res.exit_code, TEST_CHILD_INIT_FAILED, "auto");
 	TEST_ASSERT_STR_CONTAINS(res.output,
-			"--proc-type=auto: the primary process", "auto");
+			"the primary process of this file prefix runs with "
+			"--no-huge",
+			"auto");
 	TEST_ASSERT_SUCCESS(test_child_finish(pid, SIGUSR1, &res), "finish");
 	TEST_ASSERT_EQUAL(res.exit_code, 0, "primary: %s", res.output);
 	TEST_ASSERT(lstat(dir, &st) != 0 && errno == ENOENT, "%s left behind",
@@ -175,8 +180,7 @@ test_runtime_no_primary(void)
 	TEST_ASSERT_EQUAL(res.exit_code, TEST_CHILD_INIT_FAILED,
 			"a secondary without primary ran: %s", res.output);
 	TEST_ASSERT_STR_CONTAINS(res.output,
-			"--proc-type=secondary: no primary process of file prefix "
-			"'rtdir' is running",
+			"options --proc-type=secondary and --no-huge",
 			"secondary");
 	TEST_ASSERT_SUCCESS(rt_run(autom, &res), "auto");
 	TEST_ASSERT_EQUAL(res.exit_code, 0, "auto: %s", res.output);

@@ -123,9 +123,8 @@ eal_discover(struct eal_context *ctx, char *err)
 
 /*
  * Settle the process type: a primary takes its prefix's runtime
- * directory (unless --no-shconf); "auto" is the primary unless one is
- * running. Attaching to a running primary is not there yet, so a
- * secondary fails with a message that says which case it is.
+ * directory (unless --no-shconf); a secondary opens the live primary's
+ * config there; "auto" is the primary unless one is running.
  */
 static int
 eal_proc_type_resolve(struct eal_context *ctx, char *err)
@@ -136,6 +135,7 @@ eal_proc_type_resolve(struct eal_context *ctx, char *err)
 
 	ctx->rt.dir[0] = '\0';
 	ctx->rt.config_fd = -1;
+	ctx->proc_type = RTE_PROC_PRIMARY;
 	if (o->no_shconf)
 		return 0;
 	if (eal_runtime_dir_path(o->file_prefix, path, PATH_MAX) < 0) {
@@ -155,17 +155,48 @@ eal_proc_type_resolve(struct eal_context *ctx, char *err)
 		return -ENOENT;
 	}
 	if (o->proc_type != RTE_PROC_PRIMARY && alive) {
-		snprintf(err, EAL_ERR_LEN,
-				"--proc-type=%s: the primary process of file prefix "
-				"'%s' is running, and rtemem cannot attach a "
-				"secondary process to it yet",
-				o->proc_type == RTE_PROC_SECONDARY ?
-						"secondary" :
-						"auto",
-				o->file_prefix);
-		return -ENOTSUP;
+		ctx->proc_type = RTE_PROC_SECONDARY;
+		return eal_runtime_attach(
+				&ctx->rt, o->file_prefix, err, EAL_ERR_LEN);
 	}
 	return eal_runtime_open(&ctx->rt, o->file_prefix, err, EAL_ERR_LEN);
+}
+
+/* Build the memory layer, or attach to the primary's. */
+static int
+eal_memory_start(struct eal_context *ctx, char *err)
+{
+	int ret = eal_discover(ctx, err);
+
+	if (ret < 0)
+		return ret;
+	if (ctx->proc_type == RTE_PROC_SECONDARY)
+		return eal_mem_attach(&ctx->mem, &ctx->opts, &ctx->hpi,
+				&ctx->rt, err, EAL_ERR_LEN);
+	return eal_mem_init(&ctx->mem, &ctx->opts, &ctx->hpi, &ctx->rt, err,
+			EAL_ERR_LEN);
+}
+
+/* Start the lcores, owning their ids among the prefix's processes. */
+static int
+eal_lcores_begin(struct eal_context *ctx, char *err)
+{
+	int ret = eal_lcores_init(&ctx->lcores, &ctx->opts, err, EAL_ERR_LEN);
+
+	if (ret < 0 || ctx->mem.mp.slot < 0)
+		return ret;
+	ret = eal_mp_lcores_claim(&ctx->mem, &ctx->lcores, err, EAL_ERR_LEN);
+	if (ret < 0)
+		eal_lcores_cleanup(&ctx->lcores);
+	return ret;
+}
+
+static void
+eal_lcores_end(struct eal_context *ctx)
+{
+	eal_lcores_cleanup(&ctx->lcores);
+	if (ctx->mem.mp.slot >= 0)
+		eal_mp_lcores_release(&ctx->mem);
 }
 
 int
@@ -189,15 +220,12 @@ rte_eal_init(int argc, char **argv)
 	ret = eal_proc_type_resolve(ctx, err);
 	if (ret < 0)
 		return eal_fail(-ret, err);
-	ret = eal_discover(ctx, err);
-	if (ret == 0)
-		ret = eal_mem_init(&ctx->mem, &ctx->opts, &ctx->hpi, &ctx->rt,
-				err, EAL_ERR_LEN);
+	ret = eal_memory_start(ctx, err);
 	if (ret < 0) {
 		eal_runtime_close(&ctx->rt);
 		return eal_fail(-ret, err);
 	}
-	ret = eal_lcores_init(&ctx->lcores, &ctx->opts, err, EAL_ERR_LEN);
+	ret = eal_lcores_begin(ctx, err);
 	if (ret < 0) {
 		eal_mem_cleanup(&ctx->mem);
 		eal_runtime_close(&ctx->rt);
@@ -208,20 +236,23 @@ rte_eal_init(int argc, char **argv)
 	eal_publish(ctx);
 	ret = eal_subsys_init_all(ctx->mem.mcfg, err, EAL_ERR_LEN);
 	if (ret == 0) {
-		ret = eal_lcores_start(&ctx->lcores, err, EAL_ERR_LEN);
+		ret = eal_mp_start(&ctx->mem, err, EAL_ERR_LEN);
+		if (ret == 0)
+			ret = eal_lcores_start(&ctx->lcores, err, EAL_ERR_LEN);
 		if (ret < 0)
 			eal_subsys_cleanup_all(ctx->mem.mcfg);
 	}
 	if (ret < 0) {
 		eal_publish(NULL);
-		eal_lcores_cleanup(&ctx->lcores);
+		eal_lcores_end(ctx);
 		eal_lcores_set(NULL);
 		eal_mem_cleanup(&ctx->mem);
 		eal_runtime_close(&ctx->rt);
 		return eal_fail(-ret, err);
 	}
 	/* Another process of the prefix may now read the config. */
-	__atomic_store_n(&ctx->mem.mcfg->ready, 1, __ATOMIC_RELEASE);
+	if (ctx->proc_type == RTE_PROC_PRIMARY)
+		__atomic_store_n(&ctx->mem.mcfg->ready, 1, __ATOMIC_RELEASE);
 	argv[n_args] = argv[0];
 	return n_args;
 }
@@ -236,7 +267,7 @@ rte_eal_cleanup(void)
 		return -1;
 	}
 	eal_subsys_cleanup_all(ctx->mem.mcfg);
-	eal_lcores_cleanup(&ctx->lcores);
+	eal_lcores_end(ctx);
 	eal_lcores_set(NULL);
 	eal_publish(NULL);
 	eal_mem_cleanup(&ctx->mem);
@@ -247,7 +278,7 @@ rte_eal_cleanup(void)
 enum rte_proc_type_t
 rte_eal_process_type(void)
 {
-	return RTE_PROC_PRIMARY;
+	return eal_ctx == NULL ? RTE_PROC_PRIMARY : eal_ctx->proc_type;
 }
 
 enum rte_iova_mode

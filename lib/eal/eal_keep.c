@@ -291,6 +291,31 @@ eal_keep_open(struct eal_keep *k, const struct eal_options *opts,
 }
 
 int
+eal_keep_attach(struct eal_keep *k, enum eal_keep_memzones mode,
+		const char *rt_dir, char *err, size_t len)
+{
+	int ret;
+
+	memset(k, 0, sizeof(*k));
+	k->fd = -1;
+	k->mode = mode;
+	snprintf(k->path, sizeof(k->path), "%s/" EAL_KEEP_FILE, rt_dir);
+	ret = keep_map(k, err, len);
+	if (ret == 0 &&
+			__atomic_load_n(&k->hdr->magic, __ATOMIC_ACQUIRE) !=
+					EAL_KEEP_MAGIC) {
+		snprintf(err, len,
+				"the primary process keeps memzones, but its "
+				"table %s is not set up",
+				k->path);
+		ret = -EPROTO;
+	}
+	if (ret < 0)
+		eal_keep_close(k);
+	return ret;
+}
+
+int
 eal_keep_check_marks(
 		struct eal_keep *k, const char *prefix, char *err, size_t len)
 {

@@ -91,6 +91,16 @@ struct eal_keep {
 };
 
 /*
+ * Map the table of the primary process in runtime directory @p rt_dir, as
+ * a secondary process: the memzones it reserves and frees are recorded
+ * there as the primary's are. The primary checked and set the table up.
+ *
+ * @return 0, or a negative errno with one line in @p err.
+ */
+int eal_keep_attach(struct eal_keep *k, enum eal_keep_memzones mode,
+		const char *rt_dir, char *err, size_t len);
+
+/*
  * Open the table in runtime directory @p rt_dir (creating it), before
  * the prefix's files are touched, and check what can be checked before
  * the lists are laid out: version, user, file layout, directories. With

@@ -106,9 +106,10 @@ mem_release_lists(struct eal_mem *mem)
 {
 	unsigned int l;
 
+	eal_mp_leave(mem);
 	eal_memseg_lists_destroy(mem);
 	for (l = 0; mem->mcfg != NULL && l < mem->mcfg->n_lists; l++)
-		if (!mem->mcfg->memsegs[l].external)
+		if (!mem->mcfg->memsegs[l].external && mem->backing != NULL)
 			mem->backing->release(mem, l);
 	eal_mcfg_destroy(mem->mcfg);
 	mem->mcfg = NULL;
@@ -118,8 +119,8 @@ mem_release_lists(struct eal_mem *mem)
 	mem_unlock_dirs(mem);
 }
 
-static void
-mem_setup(struct eal_mem *mem, const struct eal_options *opts,
+void
+eal_mem_setup(struct eal_mem *mem, const struct eal_options *opts,
 		const struct eal_hugepage_info *hpi)
 {
 	unsigned int i;
@@ -128,6 +129,7 @@ mem_setup(struct eal_mem *mem, const struct eal_options *opts,
 	mem->opts = opts;
 	mem->hpi = hpi;
 	mem->pagemap_fd = -1;
+	mem->mp.slot = -1;
 	pthread_mutex_init(&mem->fd_lock, NULL);
 	mem->keep.fd = -1;
 	for (i = 0; i < RTE_DIM(mem->prefix_lock_fd); i++)
@@ -140,6 +142,31 @@ mem_setup(struct eal_mem *mem, const struct eal_options *opts,
 	eal_mem_events_init(&mem->events);
 }
 
+/* Write down what a secondary process needs to find the files. */
+static void
+mem_publish_layout(struct eal_mem *mem)
+{
+	struct rte_mem_config *mcfg = mem->mcfg;
+	const struct eal_options *opts = mem->opts;
+	unsigned int s, l;
+
+	mcfg->legacy_mem = opts->legacy_mem;
+	mcfg->single_file_segments = opts->single_file_segments;
+	mcfg->no_huge = opts->no_huge;
+	mcfg->in_memory = opts->in_memory;
+	mcfg->huge_unlink = (uint8_t)opts->huge_unlink;
+	mcfg->keep_memzones = opts->keep_memzones != EAL_KEEP_OFF;
+	mcfg->match_allocations = opts->match_allocations;
+	RTE_BUILD_BUG_ON(EAL_MCFG_MAX_DIRS < EAL_MAX_PAGE_SIZES);
+	for (s = 0; s < mem->hpi->n_sizes; s++) {
+		mcfg->dirs[s].page_sz = mem->hpi->sizes[s].page_sz;
+		snprintf(mcfg->dirs[s].path, sizeof(mcfg->dirs[s].path), "%s",
+				mem->hpi->sizes[s].dir);
+	}
+	for (l = 0; l < mcfg->n_lists; l++)
+		mcfg->file_list[l] = mem->local[l].file_list;
+}
+
 int
 eal_mem_init(struct eal_mem *mem, const struct eal_options *opts,
 		const struct eal_hugepage_info *hpi,
@@ -147,8 +174,11 @@ eal_mem_init(struct eal_mem *mem, const struct eal_options *opts,
 {
 	int ret;
 
-	mem_setup(mem, opts, hpi);
+	eal_mem_setup(mem, opts, hpi);
 	mem->config_fd = rt->config_fd;
+	ret = eal_mp_check_orphans(rt->config_fd, err, err_len);
+	if (ret < 0)
+		return ret;
 	/* Before the files are touched: a mismatch must find them intact. */
 	ret = eal_keep_open(&mem->keep, opts, hpi, rt->dir, err, err_len);
 	if (ret < 0)
@@ -174,12 +204,12 @@ eal_mem_init(struct eal_mem *mem, const struct eal_options *opts,
 		}
 	}
 	if (ret == 0) {
-		mem->mcfg->legacy_mem = opts->legacy_mem;
-		mem->mcfg->single_file_segments = opts->single_file_segments;
-		mem->mcfg->no_huge = opts->no_huge;
-		mem->mcfg->match_allocations = opts->match_allocations;
+		mem_publish_layout(mem);
 		ret = mem->mode->init(mem, err, err_len);
 	}
+	/* Secondaries find it through the runtime directory only. */
+	if (ret == 0 && mem->config_fd >= 0)
+		ret = eal_mp_join(mem, false, err, err_len);
 	if (ret < 0) {
 		/* A failed start keeps nothing it made, also with "never". */
 		if (mem->policy != NULL)

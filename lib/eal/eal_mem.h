@@ -32,6 +32,7 @@
 #include "eal_options.h"
 #include "eal_hugepage_info.h"
 #include "eal_mem_event.h"
+#include "eal_mp.h"
 #include "linux/eal_runtime.h"
 
 struct eal_mem;
@@ -71,6 +72,17 @@ struct eal_backing {
 	 */
 	int (*kept)(const struct eal_mem *mem, unsigned int l, unsigned int idx,
 			unsigned int n, char *why, size_t why_len);
+	/*
+	 * Map slots [idx, idx + n) of list @p l, which another process of
+	 * the prefix mapped, from the same files. On failure every slot is
+	 * back to reserved address space. NULL: other processes cannot
+	 * share the backing's pages.
+	 */
+	int (*attach)(struct eal_mem *mem, unsigned int l, unsigned int idx,
+			unsigned int n);
+	/* Unmap slots another process gave back; files are left alone. */
+	void (*detach)(struct eal_mem *mem, unsigned int l, unsigned int idx,
+			unsigned int n);
 };
 
 extern const struct eal_backing eal_backing_file;
@@ -106,6 +118,9 @@ struct eal_msl_local {
 	uint64_t *anon_slots; /* file per page: bit per slot served by a
 			       * memfd because the entry with its file's
 			       * name is not ours; NULL until one is */
+	bool reserved; /* secondary: the list's range is reserved here */
+	uint64_t *mapped; /* bit per slot this process maps, when other
+			   * processes may share the list (eal_mp.h) */
 };
 
 /* The memory layer of this process. */
@@ -123,6 +138,8 @@ struct eal_mem {
 	struct eal_mem_events events; /* callbacks and validators */
 	struct eal_keep keep; /* --keep-memzones table */
 	int config_fd; /* the runtime directory's config file, or -1 */
+	struct eal_mp mp; /* this process in the config's process table */
+	bool secondary; /* the config is a primary's, attached to */
 	bool init_done; /* events are sent only after init */
 };
 
@@ -138,7 +155,26 @@ int eal_mem_init(struct eal_mem *mem, const struct eal_options *opts,
 		const struct eal_hugepage_info *hpi,
 		const struct eal_runtime *rt, char *err, size_t err_len);
 
-/* Unmap every page without clearing it, drop files as the mode says. */
+/* Set @p mem up empty, with the strategies @p opts choose. */
+void eal_mem_setup(struct eal_mem *mem, const struct eal_options *opts,
+		const struct eal_hugepage_info *hpi);
+
+/*
+ * Attach to the memory layer of the live primary of runtime directory
+ * @p rt, as a secondary process: map its config, check that this process
+ * can share it (version, hugetlbfs directories, file modes), reserve
+ * each list at the primary's address and map every used page there.
+ *
+ * @return 0, or a negative errno with one line in @p err.
+ */
+int eal_mem_attach(struct eal_mem *mem, const struct eal_options *opts,
+		const struct eal_hugepage_info *hpi,
+		const struct eal_runtime *rt, char *err, size_t err_len);
+
+/*
+ * Unmap every page without clearing it, drop files as the mode says (a
+ * secondary only unmaps: the config and the files are the primary's).
+ */
 void eal_mem_cleanup(struct eal_mem *mem);
 
 /*

@@ -22,6 +22,7 @@
 #include <rte_common.h>
 #include <rte_errno.h>
 
+#include "eal_bitmap.h"
 #include "eal_log.h"
 #include "eal_mem.h"
 #include "eal_memalloc.h"
@@ -41,6 +42,15 @@ memalloc_socket_bytes(const struct rte_mem_config *mcfg, int socket)
 			total += (uint64_t)mcfg->memsegs[l].n_used *
 					mcfg->memsegs[l].page_sz;
 	return total;
+}
+
+/* Record what this process maps, when other processes share the lists. */
+static void
+memalloc_note_mapped(struct eal_mem *mem, unsigned int l, unsigned int idx,
+		unsigned int n, bool mapped)
+{
+	if (mem->local[l].mapped != NULL)
+		eal_bitmap_set_range(mem->local[l].mapped, idx, n, mapped);
 }
 
 static int
@@ -108,6 +118,18 @@ memalloc_map_run(struct eal_mem *mem, unsigned int l, unsigned int idx,
 		return ret;
 	eal_msl_set_used(mem->mcfg, msl, idx, n, true);
 	msl->version++;
+	memalloc_note_mapped(mem, l, idx, n, true);
+	if (eal_mp_publish(mem) < 0) {
+		/* A process could not map them: nobody may use them. */
+		memalloc_note_mapped(mem, l, idx, n, false);
+		eal_msl_set_used(mem->mcfg, msl, idx, n, false);
+		msl->version++;
+		eal_mp_undo(mem);
+		mem->backing->unmap(mem, l, idx, n);
+		memset(eal_msl_seg(mem->mcfg, msl, idx), 0,
+				n * sizeof(struct rte_memseg));
+		return -ETIMEDOUT;
+	}
 	if (mem->init_done)
 		eal_mem_event_notify(&mem->events, RTE_MEM_EVENT_ALLOC,
 				eal_msl_slot_addr(msl, idx), n * msl->page_sz);
@@ -204,6 +226,14 @@ memalloc_unmap_run(struct eal_mem *mem, unsigned int l, unsigned int idx,
 	void *addr = eal_msl_slot_addr(msl, idx);
 	int ret;
 
+	/* Every other process lets go of the pages first. */
+	eal_msl_set_used(mem->mcfg, msl, idx, n, false);
+	if (eal_mp_publish(mem) < 0) {
+		eal_msl_set_used(mem->mcfg, msl, idx, n, true);
+		eal_mp_undo(mem);
+		return -ETIMEDOUT;
+	}
+	memalloc_note_mapped(mem, l, idx, n, false);
 	if (mem->init_done)
 		eal_mem_event_notify(&mem->events, RTE_MEM_EVENT_FREE, addr,
 				n * msl->page_sz);
@@ -213,7 +243,6 @@ memalloc_unmap_run(struct eal_mem *mem, unsigned int l, unsigned int idx,
 				strerror(-ret));
 	memset(eal_msl_seg(mem->mcfg, msl, idx), 0,
 			n * sizeof(struct rte_memseg));
-	eal_msl_set_used(mem->mcfg, msl, idx, n, false);
 	msl->version++;
 	return ret;
 }

@@ -32,7 +32,9 @@
  *   The number of pages mapped (their memsegs in @p ms, in address order
  *   within each run), or -ENOMEM (no free pages or slots), -EPERM (a
  *   validator refused), -EBUSY (a file is held by another process),
- *   -EXDEV (pages landed on another node), another -errno.
+ *   -EXDEV (pages landed on another node), -ETIMEDOUT (another process
+ *   of the prefix did not map them in time: see eal_mp.h), another
+ *   -errno.
  *   On failure nothing stays mapped.
  */
 int eal_memalloc_alloc_seg_bulk(struct rte_memseg **ms, int n, uint64_t page_sz,
@@ -47,7 +49,9 @@ struct rte_memseg *eal_memalloc_alloc_seg(uint64_t page_sz, int socket);
  * next mapping of the file is marked dirty.
  *
  * @return 0, or -EPERM if a page is RTE_MEMSEG_FLAG_DO_NOT_FREE, -EINVAL
- *   if it is not a mapped page (nothing is unmapped then).
+ *   if it is not a mapped page (nothing is unmapped then), -EIO if a
+ *   run could not be unmapped (another process of the prefix did not
+ *   let go of it in time: it stays mapped and used).
  */
 int eal_memalloc_free_seg_bulk(struct rte_memseg **ms, int n);
 

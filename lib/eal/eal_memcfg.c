@@ -14,6 +14,7 @@
  */
 
 #include <errno.h>
+#include <stddef.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -73,6 +74,28 @@ eal_mcfg_create(uint64_t lists_bytes, int fd, struct rte_mem_config **out)
 	/* Last: a reader of the file sees a region only once it is one. */
 	__atomic_store_n(&mcfg->magic, EAL_MCFG_MAGIC, __ATOMIC_RELEASE);
 	*out = mcfg;
+	return 0;
+}
+
+int
+eal_mcfg_attach(int fd, struct rte_mem_config **out)
+{
+	struct rte_mem_config head;
+	ssize_t n = pread(fd, &head, sizeof(head), 0);
+	void *addr;
+
+	if (n < 0)
+		return -errno;
+	if ((size_t)n < offsetof(struct rte_mem_config, ready) + 1 ||
+			head.magic != EAL_MCFG_MAGIC)
+		return -EAGAIN;
+	if (head.version != EAL_MCFG_VERSION)
+		return -EPROTO;
+	addr = mmap(NULL, head.size, PROT_READ | PROT_WRITE,
+			MAP_SHARED | MAP_NORESERVE, fd, 0);
+	if (addr == MAP_FAILED)
+		return -errno;
+	*out = addr;
 	return 0;
 }
 

@@ -16,14 +16,42 @@
  * every process maps the pages at the same addresses.
  */
 
+#include <limits.h>
 #include <stdint.h>
 
+#include <rte_config.h>
 #include <rte_memory.h>
 #include <rte_rwlock.h>
 #include <rte_spinlock.h>
 
 #define EAL_MCFG_MAGIC 0x524d454dU /* "MEMR" */
-#define EAL_MCFG_VERSION 2
+#define EAL_MCFG_VERSION 3
+#define EAL_MCFG_MAX_DIRS 4 /* hugetlbfs directories: one per page size */
+#define EAL_MP_MAX_PROCS 32 /* processes of a prefix at once */
+
+/* A hugetlbfs directory the lists' files live in. */
+struct eal_mcfg_dir {
+	uint64_t page_sz; /* 0: unused entry */
+	char path[PATH_MAX];
+};
+
+/*
+ * A process attached to the config (eal_mp.h). A process that changes
+ * the lists posts a round number in req; the process takes the round on
+ * by writing it to claim, brings its mappings in line and acknowledges
+ * it in ack. A round the poster gave up on is marked in claim with
+ * EAL_MP_CANCEL, so that a late taker knows it is on its own.
+ */
+struct eal_mp_proc {
+	uint64_t id; /* eal_proc_self_id() of the process; 0: free */
+	uint32_t req; /* last round posted to it */
+	uint32_t ack; /* last round it finished, | EAL_MP_CANCEL if it
+		       * could not map every page */
+	uint32_t claim; /* last round it took on, or round | EAL_MP_CANCEL */
+	uint32_t secondary; /* 1: a secondary process */
+};
+
+#define EAL_MP_CANCEL 0x80000000U
 
 struct rte_mem_config {
 	uint32_t magic; /* EAL_MCFG_MAGIC once built */
@@ -52,6 +80,21 @@ struct rte_mem_config {
 
 	uint32_t n_lists; /* memsegs[] entries in use */
 	struct rte_memseg_list memsegs[RTE_MAX_MEMSEG_LISTS];
+
+	/* What a secondary process checks and adopts. */
+	uint8_t in_memory; /* 1: memfd pages, which others cannot open */
+	uint8_t huge_unlink; /* enum eal_huge_unlink of the primary */
+	uint8_t keep_memzones; /* 1: the primary keeps memzones */
+	uint8_t mp_shared; /* 1 once a secondary attached: fences and
+			    * heap poisoning must span processes */
+	struct eal_mcfg_dir dirs[EAL_MCFG_MAX_DIRS];
+	uint32_t file_list[RTE_MAX_MEMSEG_LISTS]; /* each list's number in
+						   * file names */
+
+	/* Processes attached, and who uses which lcore (eal_mp.h). */
+	uint32_t mp_round; /* last round number handed out */
+	struct eal_mp_proc procs[EAL_MP_MAX_PROCS];
+	uint64_t lcore_owner[RTE_MAX_LCORE]; /* process id, or 0 */
 };
 
 /* The address of @p off bytes into the region. */
@@ -76,6 +119,14 @@ uint64_t eal_mcfg_list_bytes(uint32_t n_segs);
  * the prefix can map it; with -1 it is anonymous shared memory.
  */
 int eal_mcfg_create(uint64_t lists_bytes, int fd, struct rte_mem_config **mcfg);
+
+/*
+ * Map the region a primary built in its config file @p fd.
+ *
+ * @return 0, -EAGAIN while the primary has not built it yet, -EPROTO if
+ *   it was built by another version of rtemem, or another -errno.
+ */
+int eal_mcfg_attach(int fd, struct rte_mem_config **mcfg);
 
 /* Unmap the region. */
 void eal_mcfg_destroy(struct rte_mem_config *mcfg);

@@ -351,7 +351,12 @@ eal_memseg_lists_create(struct eal_mem *mem, char *err, size_t err_len)
 				strerror(-ret));
 		return ret;
 	}
-	if (hint == NULL && mem->keep.hdr != NULL && !mem->keep.restore)
+	/*
+	 * Kept memory, and memory secondaries may attach to, needs an
+	 * address that the next process is likely to find free.
+	 */
+	if (hint == NULL && (mem->keep.hdr != NULL || mem->config_fd >= 0) &&
+			!mem->keep.restore)
 		hint = msl_keep_base(span);
 	for (t = 0; t < n_types; t++) {
 		for (i = 0; i < types[t].n_lists; i++) {
@@ -362,6 +367,64 @@ eal_memseg_lists_create(struct eal_mem *mem, char *err, size_t err_len)
 		}
 	}
 	return msl_keep_commit(mem, err, err_len);
+}
+
+/* The primary's hugetlbfs directory of @p page_sz, or NULL. */
+static const char *
+msl_peer_dir(const struct rte_mem_config *mcfg, uint64_t page_sz)
+{
+	unsigned int s;
+
+	for (s = 0; s < EAL_MCFG_MAX_DIRS; s++)
+		if (mcfg->dirs[s].page_sz == page_sz)
+			return mcfg->dirs[s].path;
+	return NULL;
+}
+
+/* Reserve list @p l of a primary's config exactly where the primary has it. */
+static int
+msl_attach_list(struct eal_mem *mem, unsigned int l, char *err, size_t err_len)
+{
+	const struct rte_memseg_list *msl = &mem->mcfg->memsegs[l];
+	char owner[256];
+	void *addr;
+	int ret;
+
+	ret = eal_os_va_reserve(
+			msl->base_va, msl->len, msl->page_sz, true, &addr);
+	if (ret == 0 && addr == msl->base_va) {
+		mem->local[l].dir = msl_peer_dir(mem->mcfg, msl->page_sz);
+		mem->local[l].file_list = mem->mcfg->file_list[l];
+		mem->local[l].fd = -1;
+		mem->local[l].reserved = true;
+		return 0;
+	}
+	if (ret == 0)
+		eal_os_va_release(addr, msl->len);
+	eal_os_va_owner(msl->base_va, msl->len, owner, sizeof(owner));
+	snprintf(err, err_len,
+			"the primary's memory at %p-%p is taken in this process "
+			"(%s): start the primary with --base-virtaddr at a "
+			"range both processes leave free",
+			msl->base_va, RTE_PTR_ADD(msl->base_va, msl->len),
+			owner[0] != '\0' ? owner : strerror(-ret));
+	return -EADDRINUSE;
+}
+
+int
+eal_memseg_lists_attach(struct eal_mem *mem, char *err, size_t err_len)
+{
+	unsigned int l;
+	int ret;
+
+	for (l = 0; l < mem->mcfg->n_lists; l++) {
+		if (mem->mcfg->memsegs[l].external)
+			continue;
+		ret = msl_attach_list(mem, l, err, err_len);
+		if (ret < 0)
+			return ret;
+	}
+	return 0;
 }
 
 void
@@ -375,6 +438,13 @@ eal_memseg_lists_destroy(struct eal_mem *mem)
 	for (l = 0; l < mcfg->n_lists; l++) {
 		struct rte_memseg_list *msl = &mcfg->memsegs[l];
 
+		if (mem->secondary) {
+			/* The primary's lists: release our view only. */
+			if (mem->local[l].reserved)
+				eal_os_va_release(msl->base_va, msl->len);
+			mem->local[l].reserved = false;
+			continue;
+		}
 		/* External memory belongs to the application. */
 		if (msl->base_va != NULL && !msl->external)
 			eal_os_va_release(msl->base_va, msl->len);

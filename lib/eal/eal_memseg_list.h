@@ -27,6 +27,15 @@
  */
 int eal_memseg_lists_create(struct eal_mem *mem, char *err, size_t err_len);
 
+/*
+ * Reserve the lists of a primary's config (a secondary process) exactly
+ * at their addresses, for its pages to be mapped there.
+ *
+ * @return 0, or -EADDRINUSE with a line in @p err naming the range and
+ *   what holds it in this process.
+ */
+int eal_memseg_lists_attach(struct eal_mem *mem, char *err, size_t err_len);
+
 /* Release every list's address space (whatever is mapped in it). */
 void eal_memseg_lists_destroy(struct eal_mem *mem);
 

@@ -869,6 +869,11 @@ resolve_limit_conflicts(const struct eal_options *o, char *err, size_t len)
 				o->in_memory ? "--in-memory" : "--no-shconf",
 				"a secondary process finds its primary through "
 				"the runtime directory, which this turns off");
+	if (o->proc_type == RTE_PROC_SECONDARY && o->no_huge)
+		return conflict(err, len, "--proc-type=secondary", "--no-huge",
+				"a secondary process maps its primary's "
+				"hugepage files, and memory without hugepages "
+				"cannot be shared");
 	if (o->no_huge && o->iova_mode == RTE_IOVA_PA)
 		return conflict(err, len, "--no-huge", "--iova-mode=pa",
 				"4 KB pages have no stable physical address");

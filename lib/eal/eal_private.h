@@ -13,6 +13,8 @@
 
 #include <stdbool.h>
 
+#include <rte_eal.h>
+
 #include "eal_hugepage_info.h"
 #include "eal_lcore.h"
 #include "eal_mem.h"
@@ -25,6 +27,7 @@ struct eal_context {
 	struct eal_hugepage_info hpi; /* read-only after init */
 	struct eal_mem mem; /* memory layer */
 	struct eal_lcores lcores; /* lcores and their threads */
+	enum rte_proc_type_t proc_type; /* PRIMARY or SECONDARY */
 };
 
 /* The context of the initialized EAL, or NULL. */

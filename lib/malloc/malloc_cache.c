@@ -50,6 +50,23 @@ malloc_cache_init(struct rte_mem_config *mcfg)
 			MALLOC_ELEM_TRAILER_LEN == 0;
 }
 
+int
+malloc_cache_attach(struct rte_mem_config *mcfg, char *err, size_t err_len)
+{
+	int ret;
+
+	if (!malloc_state_of(mcfg)->caches_on)
+		return 0;
+	/* The primary's lcores cache: this process must take part. */
+	ret = eal_thread_fence_register();
+	if (ret < 0)
+		snprintf(err, err_len,
+				"the heap's lcore caches need the thread fence, "
+				"which this process cannot use (%s)",
+				strerror(-ret));
+	return ret;
+}
+
 /* Elements whose state is read by the heap without this cache's say. */
 static inline void
 cache_set_state(struct malloc_elem *e, enum malloc_elem_state state)

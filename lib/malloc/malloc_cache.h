@@ -123,6 +123,15 @@ struct malloc_cache {
 void malloc_cache_init(struct rte_mem_config *mcfg);
 
 /*
+ * Take part in the caches of @p mcfg, set up by the primary process: a
+ * secondary's lcores cache too, and its drains stop the caches of every
+ * process.
+ *
+ * @return 0, or a negative errno with one line in @p err.
+ */
+int malloc_cache_attach(struct rte_mem_config *mcfg, char *err, size_t err_len);
+
+/*
  * Enter the cache as its owner. @return false if a drainer has it; the
  * caller then keeps off.
  */

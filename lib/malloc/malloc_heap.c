@@ -1008,6 +1008,9 @@ heap_grow_why(const struct malloc_heap *heap, unsigned int n_sizes, int ret)
 	case -ENOSPC:
 		return "the memseg lists have no free run of virtual address "
 		       "slots big enough";
+	case -ETIMEDOUT:
+		return "another process of the file prefix did not map the "
+		       "new pages in time (stopped or hung?)";
 	case -ENOMEM:
 		return "no hugepage could be mapped (the pool, a mount's size= "
 		       "or a hugetlb cgroup limit; other processes may hold "

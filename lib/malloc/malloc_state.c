@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include <rte_common.h>
+#include <rte_eal.h>
 #include <rte_eal_memconfig.h>
 
 #include "eal_memseg_list.h"
@@ -91,6 +92,19 @@ state_add_lists(struct rte_mem_config *mcfg, char *err, size_t err_len)
 	return 0;
 }
 
+/* A secondary process uses the primary's state as it is. */
+static int
+malloc_state_attach(struct rte_mem_config *mcfg, char *err, size_t err_len)
+{
+	if (mcfg->malloc_off == 0) {
+		snprintf(err, err_len,
+				"the primary process of this file prefix has no "
+				"heap set up");
+		return -ENOENT;
+	}
+	return malloc_cache_attach(mcfg, err, err_len);
+}
+
 static int
 malloc_state_init(struct rte_mem_config *mcfg, char *err, size_t err_len)
 {
@@ -100,6 +114,8 @@ malloc_state_init(struct rte_mem_config *mcfg, char *err, size_t err_len)
 	uint64_t off;
 	int ret;
 
+	if (rte_eal_process_type() == RTE_PROC_SECONDARY)
+		return malloc_state_attach(mcfg, err, err_len);
 	if (eal_mcfg_area_alloc(mcfg, sizeof(*st), &off) < 0) {
 		snprintf(err, err_len, "memory config too small for the heaps");
 		return -ENOSPC;
@@ -150,7 +166,8 @@ malloc_state_cleanup(struct rte_mem_config *mcfg)
 	if (malloc_asan_enabled())
 		rte_memseg_contig_walk_thread_unsafe(state_unpoison_run, NULL);
 	/* The state dies with the config; only stop using it. */
-	mcfg->malloc_off = 0;
+	if (rte_eal_process_type() == RTE_PROC_PRIMARY)
+		mcfg->malloc_off = 0;
 }
 
 const struct eal_subsys malloc_subsys = {

@@ -27,7 +27,7 @@ extern "C" {
 enum rte_proc_type_t {
 	RTE_PROC_AUTO = -1, /**< decide at init (DPDK's `--proc-type=auto`) */
 	RTE_PROC_PRIMARY = 0, /**< owns the memory configuration */
-	RTE_PROC_SECONDARY, /**< attached to a primary's (not in rtemem yet) */
+	RTE_PROC_SECONDARY, /**< attached to a live primary's */
 	RTE_PROC_INVALID /**< not a process type */
 };
 
@@ -79,8 +79,13 @@ int rte_eal_cleanup(void);
 /**
  * The role of this process in a multi-process setup.
  *
+ * A secondary process (`--proc-type=secondary`, or `auto` while a
+ * primary of the file prefix runs) shares the primary's memory config,
+ * heaps and memzones, at the same addresses.
+ *
  * @return
- *   RTE_PROC_PRIMARY, always: rtemem has no secondary processes yet.
+ *   RTE_PROC_PRIMARY or RTE_PROC_SECONDARY; RTE_PROC_PRIMARY before
+ *   rte_eal_init(), as in DPDK.
  */
 enum rte_proc_type_t rte_eal_process_type(void);
 

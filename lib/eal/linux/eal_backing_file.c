@@ -300,6 +300,49 @@ file_unmap(struct eal_mem *mem, unsigned int l, unsigned int idx,
 	return 0;
 }
 
+/* Map slots another process of the prefix mapped, from their files. */
+static int
+file_attach(struct eal_mem *mem, unsigned int l, unsigned int idx,
+		unsigned int n)
+{
+	const struct rte_memseg_list *msl = &mem->mcfg->memsegs[l];
+	char path[PATH_MAX];
+	unsigned int i;
+	int fd, ret = 0;
+
+	for (i = 0; i < n; i++) {
+		file_path(mem, l, idx + i, path, sizeof(path));
+		fd = eal_hugefile_open_peer(path, msl->page_sz);
+		if (fd < 0) {
+			EAL_LOG(ERR, "cannot open %s: %s", path, strerror(-fd));
+			ret = fd;
+			break;
+		}
+		ret = file_map_slot(msl, idx + i, fd);
+		eal_os_close(fd);
+		if (ret < 0)
+			break;
+	}
+	/* Slot idx + i is reserved again already; undo those before it. */
+	if (ret < 0 && i > 0)
+		eal_os_va_unmap_keep(eal_msl_slot_addr(msl, idx),
+				(size_t)i * msl->page_sz);
+	return ret;
+}
+
+/* Unmap slots another process gave back; their files are its business. */
+static void
+file_detach(struct eal_mem *mem, unsigned int l, unsigned int idx,
+		unsigned int n)
+{
+	const struct rte_memseg_list *msl = &mem->mcfg->memsegs[l];
+
+	eal_os_va_unmap_keep(eal_msl_slot_addr(msl, idx), n * msl->page_sz);
+	pthread_mutex_lock(&mem->fd_lock);
+	file_close_fds(mem, l, idx, n);
+	pthread_mutex_unlock(&mem->fd_lock);
+}
+
 /* The descriptor of a mapped page, opened on first request. */
 static int
 file_get_fd_locked(
@@ -399,4 +442,6 @@ const struct eal_backing eal_backing_file = {
 	.get_fd = file_get_fd,
 	.release = file_release,
 	.kept = file_kept,
+	.attach = file_attach,
+	.detach = file_detach,
 };

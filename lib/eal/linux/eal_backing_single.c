@@ -70,6 +70,36 @@ single_note_existing(struct eal_mem *mem, unsigned int l,
 
 static int memfd_open(struct eal_mem *mem, unsigned int l);
 
+/*
+ * Open the list's file that other processes of the prefix share, making
+ * it if missing, without a lock (the primary's) and without replacing
+ * it. Its slots may all hold data, as far as this process knows.
+ */
+static int
+single_open_shared(struct eal_mem *mem, unsigned int l)
+{
+	const struct rte_memseg_list *msl = &mem->mcfg->memsegs[l];
+	struct eal_msl_local *loc = &mem->local[l];
+	char path[PATH_MAX];
+	int fd;
+
+	single_path(mem, l, path, sizeof(path));
+	fd = eal_hugefile_open_peer(path, 0);
+	if (fd == -ENOENT)
+		fd = eal_os_open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW,
+				0600);
+	if (fd == -EEXIST)
+		fd = eal_hugefile_open_peer(path, 0);
+	if (fd < 0) {
+		EAL_LOG(ERR, "cannot open %s: %s", path, strerror(-fd));
+		return fd;
+	}
+	bits_set(loc->may_hold_data, 0, msl->n_segs, true);
+	loc->fd = fd;
+	loc->fd_created = false;
+	return 0;
+}
+
 static int
 single_open_file(struct eal_mem *mem, unsigned int l)
 {
@@ -78,8 +108,15 @@ single_open_file(struct eal_mem *mem, unsigned int l)
 	char path[PATH_MAX];
 	int fd, ret;
 
+	if (mem->secondary)
+		return single_open_shared(mem, l);
 	single_path(mem, l, path, sizeof(path));
-	fd = eal_hugefile_open_locked(path, mem->policy->reuse, &f);
+	/*
+	 * Once running, a file found is never a leftover (those went at
+	 * init): a secondary may have made it, and may be using it.
+	 */
+	fd = eal_hugefile_open_locked(
+			path, mem->policy->reuse || mem->init_done, &f);
 	if (fd == -EPERM) {
 		EAL_LOG(WARNING,
 				"%s is %s, not a hugepage file of yours: left as "
@@ -299,6 +336,40 @@ memfd_unmap(struct eal_mem *mem, unsigned int l, unsigned int idx,
 	return range_unmap(mem, l, idx, n, false);
 }
 
+static int
+single_attach(struct eal_mem *mem, unsigned int l, unsigned int idx,
+		unsigned int n)
+{
+	const struct rte_memseg_list *msl = &mem->mcfg->memsegs[l];
+	struct eal_msl_local *loc = &mem->local[l];
+	uint64_t off = (uint64_t)idx * msl->page_sz, len = n * msl->page_sz;
+	void *addr = eal_msl_slot_addr(msl, idx);
+	int ret;
+
+	if (loc->fd_anon)
+		return -ENOTSUP; /* the primary's memfd: nothing to open */
+	ret = range_open(mem, l, single_open_shared);
+	if (ret < 0)
+		return ret;
+	ret = eal_os_map_shared(addr, len, loc->fd, (off_t)off);
+	if (ret < 0 && eal_os_va_restore(addr, len) < 0)
+		EAL_LOG(CRIT, "address range at %p was taken by another mapping",
+				addr);
+	/* Whoever maps them next finds what the mapper left. */
+	if (ret == 0)
+		bits_set(loc->may_hold_data, idx, n, true);
+	return ret;
+}
+
+static void
+single_detach(struct eal_mem *mem, unsigned int l, unsigned int idx,
+		unsigned int n)
+{
+	const struct rte_memseg_list *msl = &mem->mcfg->memsegs[l];
+
+	eal_os_va_unmap_keep(eal_msl_slot_addr(msl, idx), n * msl->page_sz);
+}
+
 static void
 memfd_release(struct eal_mem *mem, unsigned int l)
 {
@@ -329,6 +400,8 @@ const struct eal_backing eal_backing_single = {
 	.get_fd = range_get_fd,
 	.release = single_release,
 	.kept = single_kept,
+	.attach = single_attach,
+	.detach = single_detach,
 };
 
 const struct eal_backing eal_backing_memfd = {

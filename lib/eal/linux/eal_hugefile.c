@@ -74,6 +74,24 @@ static const struct eal_hugefile_policy hugefile_failed_policies[] = {
 	},
 };
 
+static const struct eal_hugefile_policy hugefile_secondary_policies[] = {
+	[EAL_HUGE_UNLINK_EXISTING] = {
+		.unlink_on_free = true,
+	},
+	[EAL_HUGE_UNLINK_ALWAYS] = {
+		.unlink_after_map = true,
+	},
+	[EAL_HUGE_UNLINK_NEVER] = {
+		.reuse = true,
+	},
+};
+
+const struct eal_hugefile_policy *
+eal_hugefile_policy_secondary(enum eal_huge_unlink mode)
+{
+	return &hugefile_secondary_policies[mode];
+}
+
 const struct eal_hugefile_policy *
 eal_hugefile_policy_get(enum eal_huge_unlink mode)
 {
@@ -562,4 +580,21 @@ eal_hugefile_holds(const char *path, uint64_t size, char *why, size_t why_len)
 		return -1;
 	}
 	return 0;
+}
+
+int
+eal_hugefile_open_peer(const char *path, uint64_t size)
+{
+	struct stat st;
+	int fd = eal_os_open(path, O_RDWR | O_NOFOLLOW, 0);
+
+	if (fd < 0)
+		return fd;
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) ||
+			st.st_uid != geteuid() || (st.st_mode & 077) != 0 ||
+			(uint64_t)st.st_size < size) {
+		eal_os_close(fd);
+		return -EPERM;
+	}
+	return fd;
 }

@@ -145,6 +145,25 @@ int eal_hugefile_holds(
 		const char *path, uint64_t size, char *why, size_t why_len);
 
 /*
+ * Open @p path, a file another process of the prefix made and maps, to
+ * map it too: no lock (its maker holds that), nothing created or
+ * replaced. It must be a regular file of the effective user, no group
+ * or other access, at least @p size bytes long.
+ *
+ * @return the descriptor, -EPERM for an entry that is not such a file,
+ *   or another -errno (-ENOENT).
+ */
+int eal_hugefile_open_peer(const char *path, uint64_t size);
+
+/*
+ * The policy of a secondary process of a primary in @p mode: as the
+ * primary's while it maps and gives back pages, but nothing at start or
+ * exit, which are the primary's to do.
+ */
+const struct eal_hugefile_policy *eal_hugefile_policy_secondary(
+		enum eal_huge_unlink mode);
+
+/*
  * @return true if @p name is a page file of @p prefix (<prefix>map_<n>),
  *   with n in @p id.
  */

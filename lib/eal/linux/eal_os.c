@@ -10,11 +10,14 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/futex.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <sys/file.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <rte_common.h>
@@ -208,6 +211,27 @@ eal_os_memfd_huge(const char *name, uint64_t page_sz)
 	flags |= (unsigned int)rte_ctz64(page_sz) << MFD_HUGE_SHIFT;
 	fd = memfd_create(name, flags);
 	return fd < 0 ? -errno : fd;
+}
+
+int
+eal_os_futex_wait(uint32_t *addr, uint32_t val, int timeout_ms)
+{
+	struct timespec ts = {
+		.tv_sec = timeout_ms / 1000,
+		.tv_nsec = (long)(timeout_ms % 1000) * 1000000L,
+	};
+
+	/* Not FUTEX_PRIVATE_FLAG: the word is shared between processes. */
+	if (syscall(SYS_futex, addr, FUTEX_WAIT, val,
+			    timeout_ms < 0 ? NULL : &ts, NULL, 0) == 0)
+		return 0;
+	return errno == EAGAIN ? 0 : -errno;
+}
+
+void
+eal_os_futex_wake(uint32_t *addr)
+{
+	syscall(SYS_futex, addr, FUTEX_WAKE, INT32_MAX, NULL, NULL, 0);
 }
 
 size_t

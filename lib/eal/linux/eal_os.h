@@ -94,6 +94,17 @@ int eal_os_trylock(int fd, bool exclusive);
 /* A hugetlbfs memfd for pages of @p page_sz. @return the fd or -errno. */
 int eal_os_memfd_huge(const char *name, uint64_t page_sz);
 
+/*
+ * Sleep while the 32-bit word at @p addr, in memory that processes share,
+ * holds @p val, at most @p timeout_ms (-1: no limit).
+ *
+ * @return 0 when woken or the word differs, -ETIMEDOUT, -EINTR.
+ */
+int eal_os_futex_wait(uint32_t *addr, uint32_t val, int timeout_ms);
+
+/* Wake every process and thread sleeping on @p addr. */
+void eal_os_futex_wake(uint32_t *addr);
+
 /* The system's base page size. */
 size_t eal_os_page_size(void);
 

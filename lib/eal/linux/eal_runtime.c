@@ -168,6 +168,47 @@ eal_runtime_open(struct eal_runtime *rt, const char *prefix, char *err,
 	return 0;
 }
 
+int
+eal_runtime_attach(struct eal_runtime *rt, const char *prefix, char *err,
+		size_t err_len)
+{
+	char path[PATH_MAX + 16];
+	struct stat st;
+	int fd;
+
+	rt->config_fd = -1;
+	rt->secondary = true;
+	if (eal_runtime_dir_path(prefix, rt->dir, sizeof(rt->dir)) < 0) {
+		snprintf(err, err_len,
+				"runtime directory of prefix '%s': path too long",
+				prefix);
+		rt->dir[0] = '\0';
+		return -ENAMETOOLONG;
+	}
+	snprintf(path, sizeof(path), "%s/" RUNTIME_CONFIG, rt->dir);
+	fd = open(path, O_RDWR | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0) {
+		int ret = -errno;
+
+		snprintf(err, err_len, "cannot open %s: %s", path,
+				strerror(-ret));
+		rt->dir[0] = '\0';
+		return ret;
+	}
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) ||
+			st.st_uid != geteuid() || (st.st_mode & 077) != 0) {
+		snprintf(err, err_len,
+				"%s is not a config file of yours alone: not "
+				"attaching to it",
+				path);
+		close(fd);
+		rt->dir[0] = '\0';
+		return -EACCES;
+	}
+	rt->config_fd = fd;
+	return 0;
+}
+
 void
 eal_runtime_close(struct eal_runtime *rt)
 {
@@ -175,6 +216,12 @@ eal_runtime_close(struct eal_runtime *rt)
 
 	if (rt->config_fd < 0)
 		return;
+	if (rt->secondary) {
+		close(rt->config_fd);
+		rt->config_fd = -1;
+		rt->dir[0] = '\0';
+		return;
+	}
 	snprintf(path, sizeof(path), "%s/" RUNTIME_CONFIG, rt->dir);
 	/* Unlinked while locked: a starting primary then locks a new file. */
 	unlink(path);

@@ -25,6 +25,7 @@
 struct eal_runtime {
 	char dir[PATH_MAX]; /* the prefix's directory; "" when none */
 	int config_fd; /* "config", locked by the primary; -1 when none */
+	bool secondary; /* config_fd is a live primary's, not ours */
 };
 
 /*
@@ -45,7 +46,19 @@ int eal_runtime_dir_path(const char *prefix, char *buf, size_t len);
 int eal_runtime_open(struct eal_runtime *rt, const char *prefix, char *err,
 		size_t err_len);
 
-/* Release the lock and remove the config file and the directory. */
+/*
+ * Open the config file of @p prefix's live primary, to attach to it as a
+ * secondary process.
+ *
+ * @return 0, or a negative errno with one line in @p err.
+ */
+int eal_runtime_attach(struct eal_runtime *rt, const char *prefix, char *err,
+		size_t err_len);
+
+/*
+ * Release the lock and remove the config file and the directory; a
+ * secondary only closes its descriptor.
+ */
 void eal_runtime_close(struct eal_runtime *rt);
 
 /*

@@ -1,0 +1,123 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The rtemem authors
+ */
+
+#ifndef _EAL_MP_H_
+#define _EAL_MP_H_
+
+/*
+ * The processes of a prefix sharing one memory config: the primary and
+ * its secondaries. Each has a slot in the config's process table and a
+ * thread that keeps its mappings in line with the lists' occupancy.
+ *
+ * The rule: a process that maps or unmaps pages holds the hotplug lock
+ * for writing and, before the call that changed the lists returns,
+ * posts a round to every other process and waits until each has mapped
+ * the new pages or unmapped the old ones. So memory one process got is
+ * usable by all as soon as it has it, and a slot given back is free for
+ * reuse only once no process maps its old page.
+ *
+ * A process that does not answer within EAL_MP_TIMEOUT_MS (stopped,
+ * hung) makes the change fail and be undone, and the round is cancelled
+ * for it: when it runs again it finds the cancel and catches up under
+ * the hotplug lock, as it would after any missed round. A process that
+ * died is dropped from the table.
+ */
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "eal_memcfg.h"
+
+#define EAL_MP_TIMEOUT_MS 5000
+
+struct eal_mem;
+struct eal_lcores;
+
+/* What this process holds of the table. */
+struct eal_mp {
+	int slot; /* its slot in procs[]; -1 when not joined */
+	uint64_t self; /* eal_proc_self_id() */
+	pthread_t thread; /* answers rounds */
+	bool thread_on;
+	bool stop; /* the thread must exit */
+	bool unpoisoned; /* ASan: heap poison lifted for sharing */
+};
+
+/*
+ * Take a slot in the process table of @p mem's config. The caller holds
+ * the hotplug lock (read or write) or is the primary inside init: from
+ * the slot on, the caller's mappings must follow every change.
+ *
+ * @return 0, or a negative errno with one line in @p err (-EUSERS: the
+ *   table is full).
+ */
+int eal_mp_join(struct eal_mem *mem, bool secondary, char *err, size_t err_len);
+
+/*
+ * Start the thread that answers rounds, as init ends: while a process
+ * has one thread, mapping pages costs no TLB shootdown (eal_lcore.h).
+ * Rounds posted before wait for it. No-op when not joined.
+ *
+ * @return 0, or a negative errno with one line in @p err.
+ */
+int eal_mp_start(struct eal_mem *mem, char *err, size_t err_len);
+
+/* Stop the thread and free the slot (safe when not joined). */
+void eal_mp_leave(struct eal_mem *mem);
+
+/*
+ * Make every other process's mappings match the lists, after this
+ * process changed them. The caller holds the hotplug lock for writing.
+ *
+ * @return 0, or -ETIMEDOUT when a process did not answer, -EIO when one
+ *   could not map the pages (logged with its PID): the caller undoes its
+ *   change and calls eal_mp_undo().
+ */
+int eal_mp_publish(struct eal_mem *mem);
+
+/*
+ * Publish the undoing of a change eal_mp_publish() failed to make: the
+ * processes that did not take it are left out (they catch up when they
+ * run), so a stopped process costs one timeout, not two.
+ */
+void eal_mp_undo(struct eal_mem *mem);
+
+/*
+ * Map the used slots this process does not map, unmap those it maps that
+ * are no longer used. The lists must not change meanwhile: the caller
+ * holds the hotplug lock, or another process holds it for writing and
+ * waits for this one.
+ *
+ * @return 0, or the first mapping error (logged).
+ */
+int eal_mp_sync(struct eal_mem *mem);
+
+/*
+ * Record this process as the user of its enabled lcores in the config:
+ * lcore ids index shared per-lcore state (the heap's lcore caches), so
+ * two live processes must not use the same id. A dead process's lcores
+ * are taken over.
+ *
+ * @return 0, or -EBUSY with one line in @p err naming the lcore and the
+ *   process that has it.
+ */
+int eal_mp_lcores_claim(struct eal_mem *mem, const struct eal_lcores *lc,
+		char *err, size_t err_len);
+
+/* Give back the lcores this process claimed. */
+void eal_mp_lcores_release(struct eal_mem *mem);
+
+/*
+ * Before a new primary rebuilds the config in its runtime directory's
+ * config file @p config_fd: a secondary of a primary that died may still
+ * run and map the old one, and would find its memory pulled from under
+ * it.
+ *
+ * @return 0, or -EBUSY with one line in @p err naming the process.
+ */
+int eal_mp_check_orphans(int config_fd, char *err, size_t err_len);
+
+#endif /* _EAL_MP_H_ */
