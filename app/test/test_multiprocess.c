@@ -44,6 +44,11 @@
 #include <rte_memory.h>
 #include <rte_memzone.h>
 
+#include <rte_random.h>
+
+#include "eal_memcfg.h"
+#include "malloc_check.h"
+#include "malloc_heap.h"
 #include "test.h"
 
 #define MP_MAGIC 0x6d70626f78ULL /* "mpbox" */
@@ -308,6 +313,131 @@ mp_child_hold(int argc, char **argv)
 }
 REGISTER_CHILD_ACTION(mp_hold, mp_child_hold)
 
+/*
+ * On an lcore id the primary has: allocate and free small blocks, which
+ * must not go through the primary's lcore cache.
+ */
+static int
+mp_child_lcore_shared(int argc, char **argv)
+{
+	const struct malloc_cache *c0 =
+			&malloc_state_of(eal_mcfg_get())->caches[0];
+	size_t held = c0->size;
+	unsigned int i, round;
+	void *p[64];
+
+	RTE_SET_USED(argc);
+	RTE_SET_USED(argv);
+	MP_CHECK(rte_lcore_id() == 0, "lcore %u", rte_lcore_id());
+	for (round = 0; round < 100; round++) {
+		for (i = 0; i < RTE_DIM(p); i++)
+			MP_CHECK((p[i] = rte_malloc(NULL, 64, 0)) != NULL,
+					"malloc");
+		for (i = 0; i < RTE_DIM(p); i++)
+			rte_free(p[i]);
+	}
+	/* Cached frees would stay there: the primary is idle. */
+	MP_CHECK(c0->size == held, "lcore 0's cache went from %zu to %zu", held,
+			c0->size);
+	return 0;
+}
+REGISTER_CHILD_ACTION(mp_lcore_shared, mp_child_lcore_shared)
+
+/* One random heap or memzone operation on the churn's slots. */
+static void
+mp_churn_op(void **blocks, unsigned int n, unsigned int *zone_gen)
+{
+	uint64_t r = rte_rand();
+	unsigned int i = (unsigned int)(r % n);
+	char name[RTE_MEMZONE_NAMESIZE];
+	const struct rte_memzone *mz;
+	size_t len;
+
+	if (blocks[i] != NULL) {
+		rte_free(blocks[i]);
+		blocks[i] = NULL;
+		return;
+	}
+	/* Small (lcore cache), medium (heap lock), big (growth). */
+	switch ((r >> 8) % 16) {
+	case 0:
+		len = (size_t)4 << 20;
+		break;
+	case 1:
+	case 2:
+		snprintf(name, sizeof(name), "mpz%u_%u", getpid() % 1000,
+				(*zone_gen)++ % 8);
+		mz = rte_memzone_lookup(name);
+		if (mz != NULL)
+			rte_memzone_free(mz);
+		else
+			rte_memzone_reserve(name, 1 + (r >> 16) % 200000,
+					SOCKET_ID_ANY, 0);
+		return;
+	default:
+		len = (r >> 8) % 2 ? 64 + (r >> 16) % 960 :
+				     1024 + (r >> 16) % 200000;
+	}
+	blocks[i] = rte_malloc(NULL, len, 0);
+	if (blocks[i] != NULL)
+		memset(blocks[i], 0x6b, len < 4096 ? len : 4096);
+}
+
+/* A secondary that churns until it is killed. */
+static int
+mp_child_churn(int argc, char **argv)
+{
+	void *blocks[64] = { NULL };
+	unsigned int zone_gen = 0;
+
+	RTE_SET_USED(argc);
+	RTE_SET_USED(argv);
+	rte_srand((uint64_t)getpid() * 7919);
+	test_child_ready();
+	for (;;)
+		mp_churn_op(blocks, RTE_DIM(blocks), &zone_gen);
+	return 0;
+}
+REGISTER_CHILD_ACTION(mp_churn, mp_child_churn)
+
+/*
+ * The primary of the kill loop: churn too until told to stop, then check
+ * every heap: the secondaries killed at random instants must have left
+ * them sound (or repaired).
+ */
+static int
+mp_child_churn_primary(int argc, char **argv)
+{
+	void *blocks[64] = { NULL };
+	unsigned int zone_gen = 0, i;
+	unsigned long ops = 0;
+	char err[256];
+	sigset_t set;
+
+	RTE_SET_USED(argc);
+	RTE_SET_USED(argv);
+	sigemptyset(&set);
+	sigaddset(&set, SIGUSR1);
+	sigprocmask(SIG_BLOCK, &set, NULL);
+	test_child_ready();
+	for (;;) {
+		for (i = 0; i < 64; i++, ops++)
+			mp_churn_op(blocks, RTE_DIM(blocks), &zone_gen);
+		sigpending(&set);
+		if (sigismember(&set, SIGUSR1))
+			break;
+	}
+	for (i = 0; i < RTE_DIM(blocks); i++)
+		rte_free(blocks[i]);
+	printf("primary: %lu operations\n", ops);
+	MP_CHECK(malloc_heap_check_all(false, err, sizeof(err)) == 0, "%s",
+			err);
+	MP_CHECK(mp_maps_used("primary"), "primary maps");
+	printf("heaps sound\n");
+	return 0;
+}
+REGISTER_CHILD_ACTION(mp_churn_primary, mp_child_churn_primary)
+
 /* Print the process type: for --proc-type=auto. */
 static int
 mp_child_type(int argc, char **argv)
@@ -569,9 +699,15 @@ mp_refusals_body(struct mp_case *c, const void *arg)
 			"no primary");
 	p = mp_start(c, "mp_hold", p_args, &pr);
 	TEST_ASSERT(p > 0, "primary: %s", pr.output);
-	if (mp_refused(c, same_lcore,
-			    "lcore 0 is in use by the primary process") != 0)
+	/* DPDK lets processes share lcore ids: not the lcore's cache. */
+	if (mp_run(c, "mp_lcore_shared", same_lcore, &res) != 0 ||
+			res.exit_code != 0 ||
+			strstr(res.output,
+					"lcore 0 is also used by the primary "
+					"process") == NULL) {
+		printf("shared lcore: exit %d\n%s", res.exit_code, res.output);
 		goto out;
+	}
 	if (mp_refused(c, single,
 			    "--proc-type=secondary with --single-file-segments: "
 			    "the primary process of this file prefix runs with a "
@@ -686,6 +822,77 @@ test_mp_orphan(void)
 	return mp_with_case("orphan", mp_orphan_body, NULL);
 }
 
+static unsigned int
+mp_env_uint(const char *name, unsigned int dflt)
+{
+	const char *v = getenv(name);
+
+	return v != NULL ? (unsigned int)strtoul(v, NULL, 0) : dflt;
+}
+
+/* Lines of @p out that contain @p what. */
+static unsigned int
+mp_count(const char *out, const char *what)
+{
+	unsigned int n = 0;
+
+	for (; (out = strstr(out, what)) != NULL; out++)
+		n++;
+	return n;
+}
+
+/*
+ * Secondaries churning the shared heaps are killed at random instants,
+ * one after the other, while the primary churns too: nobody may hang,
+ * and the heaps must be sound at the end. RTEMEM_MP_KILL_ITERATIONS
+ * (default 12) and RTEMEM_MP_KILL_SEED choose the run.
+ */
+static int
+mp_kill_body(struct mp_case *c, const void *arg)
+{
+	static const char *const p_args[] = { "-l", "0", NULL };
+	static const char *const s_args[] = { "--proc-type=secondary",
+		"--lcores=1@0", NULL };
+	unsigned int iters = mp_env_uint("RTEMEM_MP_KILL_ITERATIONS", 12);
+	unsigned int i, takeovers = 0;
+	struct test_child_result pr, sr;
+	const char *args[16];
+	pid_t p, s;
+
+	RTE_SET_USED(arg);
+	rte_srand(mp_env_uint("RTEMEM_MP_KILL_SEED", 0x6d70));
+	p = mp_start(c, "mp_churn_primary", p_args, &pr);
+	TEST_ASSERT(p > 0, "primary: %s", pr.output);
+	for (i = 0; i < iters; i++) {
+		s = test_child_start("mp_churn", mp_args(c, args, s_args), &sr);
+		if (s < 0) {
+			test_child_finish(p, SIGKILL, &pr);
+			TEST_ASSERT(false,
+					"secondary %u: exit %d\n%s\nprimary: "
+					"exit %d signal %d\n%s",
+					i, sr.exit_code, sr.output,
+					pr.exit_code, pr.signal, pr.output);
+		}
+		usleep(20000 + (useconds_t)(rte_rand() % 180000));
+		test_child_finish(s, SIGKILL, &sr);
+		takeovers += mp_count(sr.output, "died holding");
+	}
+	TEST_ASSERT_SUCCESS(test_child_finish(p, SIGUSR1, &pr), "primary");
+	takeovers += mp_count(pr.output, "died holding");
+	printf("%u secondaries killed, %u locks taken over from them\n", iters,
+			takeovers);
+	TEST_ASSERT(pr.exit_code == 0, "primary: exit %d\n%s", pr.exit_code,
+			pr.output);
+	TEST_ASSERT(strstr(pr.output, "damaged") == NULL, "%s", pr.output);
+	return TEST_SUCCESS;
+}
+
+static int
+test_mp_kill(void)
+{
+	return mp_with_case("kill", mp_kill_body, NULL);
+}
+
 static struct unit_test_suite mp_suite = {
 	.suite_name = "secondary processes",
 	.unit_test_cases = {
@@ -694,6 +901,7 @@ static struct unit_test_suite mp_suite = {
 		TEST_CASE(test_mp_refusals),
 		TEST_CASE(test_mp_nohuge),
 		TEST_CASE(test_mp_orphan),
+		TEST_CASE(test_mp_kill),
 		TEST_CASES_END(),
 	},
 };

@@ -29,6 +29,7 @@
 #include <rte_log.h>
 
 #include "eal_log.h"
+#include "eal_mplock.h"
 #include "eal_private.h"
 #include "eal_subsys.h"
 
@@ -56,6 +57,9 @@ eal_publish(struct eal_context *ctx)
 {
 	eal_ctx = ctx;
 	eal_mcfg_live = ctx == NULL ? NULL : ctx->mem.mcfg;
+	/* Kept after cleanup: the identity does not change. */
+	if (ctx != NULL)
+		eal_mplock_self = ctx->mem.mp.self;
 }
 
 static int
@@ -183,11 +187,8 @@ eal_lcores_begin(struct eal_context *ctx, char *err)
 {
 	int ret = eal_lcores_init(&ctx->lcores, &ctx->opts, err, EAL_ERR_LEN);
 
-	if (ret < 0 || ctx->mem.mp.slot < 0)
-		return ret;
-	ret = eal_mp_lcores_claim(&ctx->mem, &ctx->lcores, err, EAL_ERR_LEN);
-	if (ret < 0)
-		eal_lcores_cleanup(&ctx->lcores);
+	if (ret == 0 && ctx->mem.mp.slot >= 0)
+		eal_mp_lcores_claim(&ctx->mem, &ctx->lcores);
 	return ret;
 }
 

@@ -53,6 +53,8 @@ eal_lcores_set(struct eal_lcores *lc)
 	__atomic_store_n(&lcores_published, lc, __ATOMIC_RELEASE);
 }
 
+uint64_t eal_lcore_shared[RTE_MAX_LCORE / 64];
+
 struct eal_lcores *
 eal_lcores_get(void)
 {

@@ -15,6 +15,7 @@
 #include <sched.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include <rte_config.h>
 #include <rte_launch.h>
@@ -90,6 +91,25 @@ void eal_lcores_set(struct eal_lcores *lc);
 
 /* @return the published lcore table, or NULL. */
 struct eal_lcores *eal_lcores_get(void);
+
+/*
+ * Bit per lcore id that another live process of the file prefix uses
+ * too (eal_mp.h). Process state, written only inside rte_eal_init() and
+ * rte_eal_cleanup(); read on every heap operation of an lcore, hence a
+ * plain array rather than a call.
+ */
+extern uint64_t eal_lcore_shared[RTE_MAX_LCORE / 64];
+
+/*
+ * Whether lcore @p id (below RTE_MAX_LCORE) is also another process's:
+ * shared per-lcore state of that id (the heap's lcore caches) is then
+ * not this process's to use.
+ */
+static inline bool
+eal_lcore_is_shared(unsigned int id)
+{
+	return (eal_lcore_shared[id / 64] >> (id % 64)) & 1;
+}
 
 /*
  * The CPUs this process may run on (sched_getaffinity), for the -l checks

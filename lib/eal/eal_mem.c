@@ -27,6 +27,7 @@
 #include "linux/eal_hugefile.h"
 #include "linux/eal_iova.h"
 #include "linux/eal_os.h"
+#include "linux/eal_proc.h"
 
 static const struct eal_backing *
 mem_choose_backing(const struct eal_options *opts)
@@ -130,6 +131,9 @@ eal_mem_setup(struct eal_mem *mem, const struct eal_options *opts,
 	mem->hpi = hpi;
 	mem->pagemap_fd = -1;
 	mem->mp.slot = -1;
+	pthread_mutex_init(&mem->mp.sync_lock, NULL);
+	/* The identity shared locks record their holders by. */
+	mem->mp.self = eal_proc_self_id();
 	pthread_mutex_init(&mem->fd_lock, NULL);
 	mem->keep.fd = -1;
 	for (i = 0; i < RTE_DIM(mem->prefix_lock_fd); i++)

@@ -19,7 +19,6 @@
 #include <unistd.h>
 
 #include <rte_common.h>
-#include <rte_rwlock.h>
 
 #include "eal_log.h"
 #include "eal_mem.h"
@@ -193,23 +192,33 @@ attach_strategies(struct eal_mem *mem, char *err, size_t err_len)
 	return ret < 0 ? ret : 0;
 }
 
-/* Take a slot and map the primary's pages, while no list changes. */
+/*
+ * Take a slot, then map the primary's pages while no list changes: the
+ * read hold is counted to the slot, so that it is taken back if this
+ * process dies holding it.
+ */
 static int
 attach_pages(struct eal_mem *mem, char *err, size_t err_len)
 {
-	rte_rwlock_t *lock = &mem->mcfg->memory_hotplug_lock;
+	struct eal_mprwlock *lock = &mem->mcfg->memory_hotplug_lock;
 	int ret;
 
-	rte_rwlock_read_lock(lock);
 	ret = eal_mp_join(mem, true, err, err_len);
-	if (ret == 0) {
-		ret = eal_mp_sync(mem);
-		if (ret < 0)
-			snprintf(err, err_len,
-					"cannot map the pages of the primary "
-					"process (see the error above)");
-	}
-	rte_rwlock_read_unlock(lock);
+	/* Its answers must come before rounds are posted to it. */
+	if (ret == 0)
+		ret = eal_mp_start(mem, err, err_len);
+	if (ret < 0)
+		return ret;
+	eal_mp_read_lock_as(&mem->mp, lock, "memory hotplug lock",
+			eal_mp_repair_lists, mem);
+	ret = eal_mp_sync(mem);
+	if (ret < 0)
+		snprintf(err, err_len,
+				"cannot map the pages of the primary process "
+				"(see the error above)");
+	else
+		eal_mp_activate(mem);
+	eal_mp_read_unlock_as(&mem->mp, lock);
 	return ret;
 }
 
@@ -245,10 +254,11 @@ eal_mem_attach(struct eal_mem *mem, const struct eal_options *opts,
 		return ret;
 	}
 	/* A round tells the others that memory is shared from now on. */
-	rte_rwlock_write_lock(&mem->mcfg->memory_hotplug_lock);
+	eal_mp_write_lock_as(&mem->mp, &mem->mcfg->memory_hotplug_lock,
+			"memory hotplug lock", eal_mp_repair_lists, mem);
 	__atomic_store_n(&mem->mcfg->mp_shared, 1, __ATOMIC_RELEASE);
 	eal_mp_publish(mem);
-	rte_rwlock_write_unlock(&mem->mcfg->memory_hotplug_lock);
+	eal_mp_write_unlock(&mem->mcfg->memory_hotplug_lock);
 	mem->init_done = true;
 	return 0;
 }

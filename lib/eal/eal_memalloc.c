@@ -49,8 +49,12 @@ static void
 memalloc_note_mapped(struct eal_mem *mem, unsigned int l, unsigned int idx,
 		unsigned int n, bool mapped)
 {
-	if (mem->local[l].mapped != NULL)
-		eal_bitmap_set_range(mem->local[l].mapped, idx, n, mapped);
+	if (mem->local[l].mapped == NULL)
+		return;
+	/* The sync thread writes the same words (eal_mp.h). */
+	pthread_mutex_lock(&mem->mp.sync_lock);
+	eal_bitmap_set_range(mem->local[l].mapped, idx, n, mapped);
+	pthread_mutex_unlock(&mem->mp.sync_lock);
 }
 
 static int

@@ -48,10 +48,25 @@ struct eal_mp_proc {
 	uint32_t ack; /* last round it finished, | EAL_MP_CANCEL if it
 		       * could not map every page */
 	uint32_t claim; /* last round it took on, or round | EAL_MP_CANCEL */
-	uint32_t secondary; /* 1: a secondary process */
+	uint64_t active_id; /* id once it maps the lists and answers:
+			     * rounds are posted to it (a dead owner's
+			     * value never matches a new owner's id) */
+	uint8_t secondary; /* 1: a secondary process */
 };
 
 #define EAL_MP_CANCEL 0x80000000U
+
+/*
+ * A reader-writer lock of the config that a process killed while holding
+ * it cannot keep (eal_mp.h): the writer is known by its identity, and the
+ * read holds are counted per process table slot too, so that those of a
+ * dead process can be taken back.
+ */
+struct eal_mprwlock {
+	uint64_t writer; /* eal_proc identity of the writer, or 0 */
+	uint32_t readers; /* read holds of all processes */
+	uint32_t by_slot[EAL_MP_MAX_PROCS]; /* read holds per procs[] slot */
+};
 
 struct rte_mem_config {
 	uint32_t magic; /* EAL_MCFG_MAGIC once built */
@@ -63,8 +78,9 @@ struct rte_mem_config {
 	int32_t primary_pid; /* the process that built it */
 	uint8_t ready; /* 1 once rte_eal_init() of the primary returned */
 
-	rte_rwlock_t memory_hotplug_lock; /* memseg lists: walks vs (un)map */
-	rte_rwlock_t mlock; /* memzones */
+	struct eal_mprwlock memory_hotplug_lock; /* memseg lists: walks vs
+						  * (un)map */
+	struct eal_mprwlock mlock; /* memzones */
 	rte_rwlock_t qlock; /* tail queues */
 	rte_rwlock_t mplock; /* mempools */
 	rte_spinlock_t tlock; /* timers */

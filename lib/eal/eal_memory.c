@@ -23,6 +23,7 @@
 #include <rte_memory.h>
 
 #include "eal_mem.h"
+#include "eal_mp.h"
 #include "eal_memseg_list.h"
 #include "linux/eal_iova.h"
 #include "linux/eal_os.h"
@@ -393,13 +394,50 @@ rte_memory_get_nrank(void)
 			lockfn(&mcfg->field); \
 	}
 
-MCFG_LOCK_FN(rte_mcfg_mem_read_lock, rte_rwlock_read_lock, memory_hotplug_lock)
-MCFG_LOCK_FN(rte_mcfg_mem_read_unlock, rte_rwlock_read_unlock,
-		memory_hotplug_lock)
-MCFG_LOCK_FN(rte_mcfg_mem_write_lock, rte_rwlock_write_lock,
-		memory_hotplug_lock)
-MCFG_LOCK_FN(rte_mcfg_mem_write_unlock, rte_rwlock_write_unlock,
-		memory_hotplug_lock)
+/*
+ * The hotplug lock is one that a process killed holding it cannot keep
+ * (eal_mp.h): the next taker repairs the lists.
+ */
+#define HOTPLUG "memory hotplug lock"
+
+void
+rte_mcfg_mem_read_lock(void)
+{
+	struct rte_mem_config *mcfg = eal_mcfg_get();
+
+	if (mcfg != NULL)
+		eal_mp_read_lock(&mcfg->memory_hotplug_lock, HOTPLUG,
+				eal_mp_repair_lists, eal_mem_get());
+}
+
+void
+rte_mcfg_mem_read_unlock(void)
+{
+	struct rte_mem_config *mcfg = eal_mcfg_get();
+
+	if (mcfg != NULL)
+		eal_mp_read_unlock(&mcfg->memory_hotplug_lock);
+}
+
+void
+rte_mcfg_mem_write_lock(void)
+{
+	struct rte_mem_config *mcfg = eal_mcfg_get();
+
+	if (mcfg != NULL)
+		eal_mp_write_lock(&mcfg->memory_hotplug_lock, HOTPLUG,
+				eal_mp_repair_lists, eal_mem_get());
+}
+
+void
+rte_mcfg_mem_write_unlock(void)
+{
+	struct rte_mem_config *mcfg = eal_mcfg_get();
+
+	if (mcfg != NULL)
+		eal_mp_write_unlock(&mcfg->memory_hotplug_lock);
+}
+
 MCFG_LOCK_FN(rte_mcfg_tailq_read_lock, rte_rwlock_read_lock, qlock)
 MCFG_LOCK_FN(rte_mcfg_tailq_read_unlock, rte_rwlock_read_unlock, qlock)
 MCFG_LOCK_FN(rte_mcfg_tailq_write_lock, rte_rwlock_write_lock, qlock)

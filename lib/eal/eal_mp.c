@@ -122,6 +122,7 @@ eal_mp_sync(struct eal_mem *mem)
 	unsigned int l;
 	int ret = 0;
 
+	pthread_mutex_lock(&mem->mp.sync_lock);
 	__atomic_thread_fence(__ATOMIC_ACQUIRE);
 	for (l = 0; l < mcfg->n_lists; l++) {
 		if (mcfg->memsegs[l].external || mem->local[l].mapped == NULL)
@@ -130,6 +131,7 @@ eal_mp_sync(struct eal_mem *mem)
 			ret = -EIO;
 	}
 	__atomic_thread_fence(__ATOMIC_RELEASE);
+	pthread_mutex_unlock(&mem->mp.sync_lock);
 	return ret;
 }
 
@@ -174,9 +176,9 @@ mp_unpoison(struct eal_mem *mem)
 static void
 mp_sync_locked(struct eal_mem *mem, uint32_t *req, uint32_t seen)
 {
-	rte_rwlock_t *lock = &mem->mcfg->memory_hotplug_lock;
+	struct eal_mprwlock *lock = &mem->mcfg->memory_hotplug_lock;
 
-	while (rte_rwlock_read_trylock(lock) != 0) {
+	while (!eal_mp_read_trylock_as(&mem->mp, lock)) {
 		/* A new round's poster holds the lock and waits for us. */
 		if (__atomic_load_n(req, __ATOMIC_ACQUIRE) != seen ||
 				__atomic_load_n(&mem->mp.stop,
@@ -186,7 +188,7 @@ mp_sync_locked(struct eal_mem *mem, uint32_t *req, uint32_t seen)
 	}
 	eal_mp_sync(mem);
 	mp_unpoison(mem);
-	rte_rwlock_read_unlock(lock);
+	eal_mp_read_unlock_as(&mem->mp, lock);
 }
 
 static void *
@@ -224,6 +226,16 @@ mp_thread(void *arg)
 	return NULL;
 }
 
+/* Take back the read holds of @p l that slot @p i's last process left. */
+static void
+mp_slot_reconcile(struct eal_mprwlock *l, unsigned int i)
+{
+	uint32_t n = __atomic_exchange_n(&l->by_slot[i], 0, __ATOMIC_ACQ_REL);
+
+	if (n != 0)
+		__atomic_fetch_sub(&l->readers, n, __ATOMIC_SEQ_CST);
+}
+
 int
 eal_mp_join(struct eal_mem *mem, bool secondary, char *err, size_t err_len)
 {
@@ -232,7 +244,6 @@ eal_mp_join(struct eal_mem *mem, bool secondary, char *err, size_t err_len)
 	uint64_t free_id;
 	size_t words;
 
-	mem->mp.self = eal_proc_self_id();
 	if (mem->mp.self == 0) {
 		snprintf(err, err_len, "cannot read /proc/self/stat");
 		return -EIO;
@@ -268,11 +279,25 @@ eal_mp_join(struct eal_mem *mem, bool secondary, char *err, size_t err_len)
 				EAL_MP_MAX_PROCS);
 		return -EUSERS;
 	}
+	/* Read holds a dead owner of the slot left. */
+	mp_slot_reconcile(&mcfg->memory_hotplug_lock, i);
+	mp_slot_reconcile(&mcfg->mlock, i);
 	mcfg->procs[i].secondary = secondary;
 	mcfg->procs[i].claim = 0;
 	mcfg->procs[i].ack = mcfg->procs[i].req;
 	mem->mp.slot = (int)i;
+	/* A primary maps the lists already; a secondary once it synced. */
+	if (!secondary)
+		eal_mp_activate(mem);
 	return 0;
+}
+
+void
+eal_mp_activate(struct eal_mem *mem)
+{
+	if (mem->mp.slot >= 0)
+		__atomic_store_n(&mem->mcfg->procs[mem->mp.slot].active_id,
+				mem->mp.self, __ATOMIC_RELEASE);
 }
 
 int
@@ -281,7 +306,7 @@ eal_mp_start(struct eal_mem *mem, char *err, size_t err_len)
 	sigset_t all, old;
 	int ret;
 
-	if (mem->mp.slot < 0)
+	if (mem->mp.slot < 0 || mem->mp.thread_on)
 		return 0;
 	mem->mp.stop = false;
 	/* The application's signals are not for this thread. */
@@ -312,9 +337,12 @@ eal_mp_leave(struct eal_mem *mem)
 		mem->mp.thread_on = false;
 	}
 	/* From here on posters skip this process: its pages go with it. */
-	if (mem->mp.slot >= 0)
+	if (mem->mp.slot >= 0) {
+		__atomic_store_n(&mem->mcfg->procs[mem->mp.slot].active_id, 0,
+				__ATOMIC_RELEASE);
 		__atomic_store_n(&mem->mcfg->procs[mem->mp.slot].id, 0,
 				__ATOMIC_RELEASE);
+	}
 	mem->mp.slot = -1;
 	for (l = 0; l < RTE_MAX_MEMSEG_LISTS; l++) {
 		free(mem->local[l].mapped);
@@ -394,6 +422,9 @@ mp_round(struct eal_mem *mem, bool undo)
 	__atomic_thread_fence(__ATOMIC_RELEASE);
 	for (i = 0; i < EAL_MP_MAX_PROCS; i++) {
 		ids[i] = __atomic_load_n(&mcfg->procs[i].id, __ATOMIC_ACQUIRE);
+		if (__atomic_load_n(&mcfg->procs[i].active_id,
+				    __ATOMIC_ACQUIRE) != ids[i])
+			ids[i] = 0;
 		if (undo &&
 				(__atomic_load_n(&mcfg->procs[i].claim,
 						 __ATOMIC_ACQUIRE) &
@@ -480,9 +511,8 @@ mp_lcore_take(struct rte_mem_config *mcfg, unsigned int id, uint64_t self)
 	}
 }
 
-int
-eal_mp_lcores_claim(struct eal_mem *mem, const struct eal_lcores *lc, char *err,
-		size_t err_len)
+void
+eal_mp_lcores_claim(struct eal_mem *mem, const struct eal_lcores *lc)
 {
 	struct rte_mem_config *mcfg = mem->mcfg;
 	unsigned int id;
@@ -494,16 +524,16 @@ eal_mp_lcores_claim(struct eal_mem *mem, const struct eal_lcores *lc, char *err,
 		owner = mp_lcore_take(mcfg, id, mem->mp.self);
 		if (owner == 0)
 			continue;
-		snprintf(err, err_len,
-				"lcore %u is in use by %s process (PID %d) of "
-				"this file prefix: give each process its own "
-				"lcore ids, e.g. --lcores=%d@%d",
+		/* DPDK lets processes share ids: keep off its shared state. */
+		eal_lcore_shared[id / 64] |= UINT64_C(1) << (id % 64);
+		EAL_LOG(WARNING,
+				"lcore %u is also used by %s process (PID %d) of "
+				"this file prefix: this process's lcore %u does "
+				"not use the heap's lcore cache; give each "
+				"process its own lcore ids, e.g. --lcores=%d@%d",
 				id, mp_role(mcfg, owner), eal_proc_pid(owner),
-				mp_free_lcore(mcfg, lc), lc->lcore[id].cpu);
-		eal_mp_lcores_release(mem);
-		return -EBUSY;
+				id, mp_free_lcore(mcfg, lc), lc->lcore[id].cpu);
 	}
-	return 0;
 }
 
 void
@@ -518,6 +548,7 @@ eal_mp_lcores_release(struct eal_mem *mem)
 		__atomic_compare_exchange_n(&mcfg->lcore_owner[id], &self, 0,
 				false, __ATOMIC_RELEASE, __ATOMIC_RELAXED);
 	}
+	memset(eal_lcore_shared, 0, sizeof(eal_lcore_shared));
 }
 
 int
@@ -544,4 +575,70 @@ eal_mp_check_orphans(int config_fd, char *err, size_t err_len)
 	}
 	eal_mcfg_destroy(old);
 	return ret;
+}
+
+/*
+ * The dead writer may have posted a round to this process: cancel it if
+ * the sync thread has not taken it on, else wait for its answer. Either
+ * way the thread syncs no more for the dead writer while this process,
+ * now the writer, changes the lists.
+ */
+static void
+mp_settle_own_round(struct eal_mem *mem)
+{
+	struct eal_mp_proc *me;
+	uint32_t r, c;
+
+	if (mem->mp.slot < 0)
+		return;
+	me = &mem->mcfg->procs[mem->mp.slot];
+	r = __atomic_load_n(&me->req, __ATOMIC_ACQUIRE);
+	c = __atomic_load_n(&me->claim, __ATOMIC_ACQUIRE);
+	if (c != r && c != (r | EAL_MP_CANCEL) &&
+			__atomic_compare_exchange_n(&me->claim, &c,
+					r | EAL_MP_CANCEL, false,
+					__ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+		return;
+	while (__atomic_load_n(&me->claim, __ATOMIC_ACQUIRE) == r &&
+			(__atomic_load_n(&me->ack, __ATOMIC_ACQUIRE) &
+					~EAL_MP_CANCEL) != r)
+		eal_os_futex_wait(&me->ack,
+				__atomic_load_n(&me->ack, __ATOMIC_ACQUIRE),
+				MP_POLL_MS);
+}
+
+void
+eal_mp_repair_lists(void *arg)
+{
+	struct eal_mem *mem = arg;
+	struct rte_mem_config *mcfg = mem->mcfg;
+	unsigned int l, idx, used_pages = 0;
+
+	mp_settle_own_round(mem);
+
+	for (l = 0; l < mcfg->n_lists; l++) {
+		struct rte_memseg_list *msl = &mcfg->memsegs[l];
+		const uint64_t *used = eal_mcfg_at(mcfg, msl->used_off);
+		unsigned int n = 0;
+
+		if (msl->external)
+			continue;
+		/* A slot's memseg describes a page exactly when it is used. */
+		for (idx = 0; idx < msl->n_segs; idx++) {
+			if (eal_bitmap_get(used, idx))
+				n++;
+			else if (eal_msl_seg(mcfg, msl, idx)->addr != NULL)
+				memset(eal_msl_seg(mcfg, msl, idx), 0,
+						sizeof(struct rte_memseg));
+		}
+		msl->n_used = n;
+		msl->version++;
+		used_pages += n;
+	}
+	EAL_LOG(WARNING,
+			"memseg lists checked: %u pages in use; bringing every "
+			"process's mappings in line",
+			used_pages);
+	eal_mp_sync(mem);
+	eal_mp_publish(mem);
 }

@@ -44,6 +44,12 @@ struct eal_mp {
 	bool thread_on;
 	bool stop; /* the thread must exit */
 	bool unpoisoned; /* ASan: heap poison lifted for sharing */
+	/*
+	 * One sync at a time in this process: the thread may still answer
+	 * the round of a writer that died when another thread takes the
+	 * writer's lock over and repairs.
+	 */
+	pthread_mutex_t sync_lock;
 };
 
 /*
@@ -57,9 +63,16 @@ struct eal_mp {
 int eal_mp_join(struct eal_mem *mem, bool secondary, char *err, size_t err_len);
 
 /*
- * Start the thread that answers rounds, as init ends: while a process
- * has one thread, mapping pages costs no TLB shootdown (eal_lcore.h).
- * Rounds posted before wait for it. No-op when not joined.
+ * Have rounds posted to this process from now on: a secondary, once its
+ * mappings match the lists, before it lets go of the hotplug lock.
+ */
+void eal_mp_activate(struct eal_mem *mem);
+
+/*
+ * Start the thread that answers rounds: a primary as init ends (while a
+ * process has one thread, mapping pages costs no TLB shootdown, see
+ * eal_lcore.h; no secondary attaches before), a secondary before it is
+ * activated. No-op when not joined or already started.
  *
  * @return 0, or a negative errno with one line in @p err.
  */
@@ -97,15 +110,58 @@ int eal_mp_sync(struct eal_mem *mem);
 
 /*
  * Record this process as the user of its enabled lcores in the config:
- * lcore ids index shared per-lcore state (the heap's lcore caches), so
- * two live processes must not use the same id. A dead process's lcores
- * are taken over.
- *
- * @return 0, or -EBUSY with one line in @p err naming the lcore and the
- *   process that has it.
+ * lcore ids index shared per-lcore state (the heap's lcore caches). An id
+ * another live process has already is shared, as DPDK allows, but this
+ * process keeps off its state (eal_lcore_is_shared(), and a warning that
+ * names the other process). A dead process's ids are taken over.
  */
-int eal_mp_lcores_claim(struct eal_mem *mem, const struct eal_lcores *lc,
-		char *err, size_t err_len);
+void eal_mp_lcores_claim(struct eal_mem *mem, const struct eal_lcores *lc);
+
+/*
+ * What a lock's user does after taking the lock over from a process that
+ * died holding it: check what the lock protects, repair it if it can,
+ * and log what it found. Called with the lock held for writing.
+ */
+typedef void (*eal_mp_repair_t)(void *arg);
+
+/*
+ * Take @p l for writing, as process @p me (its slot may be -1: a process
+ * alone). A holder that died is noticed while waiting: its write hold is
+ * taken over (then @p repair runs, naming the lock @p what in the log),
+ * its read holds are dropped.
+ */
+void eal_mp_write_lock_as(const struct eal_mp *me, struct eal_mprwlock *l,
+		const char *what, eal_mp_repair_t repair, void *arg);
+
+/* Take @p l for reading, as @p me; a dead writer is taken over first. */
+void eal_mp_read_lock_as(const struct eal_mp *me, struct eal_mprwlock *l,
+		const char *what, eal_mp_repair_t repair, void *arg);
+
+/* @return true if @p l was taken for reading without waiting. */
+bool eal_mp_read_trylock_as(const struct eal_mp *me, struct eal_mprwlock *l);
+
+/* Release a read hold of @p me. */
+void eal_mp_read_unlock_as(const struct eal_mp *me, struct eal_mprwlock *l);
+
+/* Release the write hold. */
+void eal_mp_write_unlock(struct eal_mprwlock *l);
+
+/*
+ * The same, as the calling process (the published EAL's identity): for
+ * the locks lib/malloc takes.
+ */
+void eal_mp_write_lock(struct eal_mprwlock *l, const char *what,
+		eal_mp_repair_t repair, void *arg);
+void eal_mp_read_lock(struct eal_mprwlock *l, const char *what,
+		eal_mp_repair_t repair, void *arg);
+void eal_mp_read_unlock(struct eal_mprwlock *l);
+
+/*
+ * The repair of the hotplug lock: recount each list's used slots from
+ * its bitmap, clear the memsegs of free slots, and bring every process's
+ * mappings in line with the lists. @p arg is the struct eal_mem.
+ */
+void eal_mp_repair_lists(void *arg);
 
 /* Give back the lcores this process claimed. */
 void eal_mp_lcores_release(struct eal_mem *mem);

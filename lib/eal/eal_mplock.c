@@ -18,6 +18,8 @@
 
 #define EAL_MPLOCK_SPINS 4096
 
+uint64_t eal_mplock_self;
+
 int
 eal_mplock_lock_slow(struct eal_mplock *l, uint64_t self)
 {

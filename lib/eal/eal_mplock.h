@@ -31,6 +31,19 @@ struct eal_mplock {
 		0 \
 	}
 
+/*
+ * The identity this process takes locks with: eal_proc_self_id(), set by
+ * rte_eal_init() before any shared lock is taken.
+ */
+extern uint64_t eal_mplock_self;
+
+/* Make @p l free. */
+static inline void
+eal_mplock_init(struct eal_mplock *l)
+{
+	__atomic_store_n(&l->owner, 0, __ATOMIC_RELEASE);
+}
+
 /* Take @p l the slow way: spin, and watch the owner (eal_mplock.c). */
 int eal_mplock_lock_slow(struct eal_mplock *l, uint64_t self);
 

@@ -19,12 +19,14 @@
 #include "eal_bitmap.h"
 #include "eal_memseg_list.h"
 #include "eal_thread_fence.h"
+#include "linux/eal_proc.h"
 #include "malloc_asan.h"
 #include "malloc_cache.h"
 #include "malloc_elem.h"
 #include "malloc_heap.h"
 
 #define CACHE_WORDS MALLOC_CACHE_WORDS
+#define CACHE_OWNER_SPINS (1u << 16) /* between looks at a busy owner */
 RTE_BUILD_BUG_ON(RTE_MAX_LCORE % 64 != 0);
 
 void
@@ -85,9 +87,9 @@ malloc_cache_heap(struct malloc_state *st, struct malloc_cache *c,
 	local = malloc_heap_of_socket(st, (int)rte_socket_id());
 	if (!st->caches_on || local == NULL || local->external)
 		return NULL;
-	rte_spinlock_lock(&local->lock);
+	malloc_heap_lock(local);
 	local->cache_lcores[lcore / 64] |= UINT64_C(1) << (lcore % 64);
-	rte_spinlock_unlock(&local->lock);
+	malloc_heap_unlock(local);
 	c->heap_idx = (int32_t)malloc_heap_idx(st, local);
 	return local;
 }
@@ -132,7 +134,7 @@ malloc_cache_alloc(struct rte_mem_config *mcfg, size_t size, bool zero,
 		bool *tried)
 {
 	struct malloc_state *st = malloc_state_of(mcfg);
-	unsigned int lcore = rte_lcore_id();
+	unsigned int lcore = malloc_cache_lcore();
 	struct malloc_cache *c;
 	struct malloc_elem *e;
 	bool dirty = false;
@@ -328,7 +330,7 @@ malloc_cache_free(struct rte_mem_config *mcfg, void *data,
 		struct malloc_heap **heap)
 {
 	struct malloc_state *st = malloc_state_of(mcfg);
-	unsigned int lcore = rte_lcore_id();
+	unsigned int lcore = malloc_cache_lcore();
 	struct malloc_cache *c;
 	struct malloc_elem *e;
 	int k;
@@ -356,7 +358,7 @@ malloc_cache_put(struct rte_mem_config *mcfg, struct malloc_heap *heap,
 		struct malloc_elem *e)
 {
 	struct malloc_state *st = malloc_state_of(mcfg);
-	unsigned int lcore = rte_lcore_id();
+	unsigned int lcore = malloc_cache_lcore();
 	int k = malloc_queue_class(e->size);
 	struct malloc_cache *c;
 
@@ -423,12 +425,42 @@ malloc_cache_pending(const struct rte_mem_config *mcfg,
 	return false;
 }
 
+/*
+ * Wait until the owner of cache @p c (lcore @p l) is out of it. An owner
+ * process that died inside a cache operation left it busy: its cache is
+ * taken as it is (an element it was moving may be lost, a leak).
+ */
+static void
+cache_wait_idle(struct rte_mem_config *mcfg, struct malloc_cache *c,
+		unsigned int l)
+{
+	unsigned int spins = 0;
+	uint64_t owner;
+
+	while (__atomic_load_n(&c->busy, __ATOMIC_ACQUIRE)) {
+		if (++spins < CACHE_OWNER_SPINS) {
+			rte_pause();
+			continue;
+		}
+		spins = 0;
+		owner = __atomic_load_n(
+				&mcfg->lcore_owner[l], __ATOMIC_ACQUIRE);
+		if (owner == 0 || eal_proc_alive(owner))
+			continue;
+		RTE_LOG(WARNING, MALLOC,
+				"the process of lcore %u died inside its cache: "
+				"the cache is taken as it is\n",
+				l);
+		__atomic_store_n(&c->busy, 0, __ATOMIC_RELEASE);
+	}
+}
+
 bool
 malloc_cache_take(struct rte_mem_config *mcfg, struct malloc_heap *heap,
 		uint64_t *taken)
 {
 	struct malloc_state *st = malloc_state_of(mcfg);
-	unsigned int self = rte_lcore_id(), l;
+	unsigned int self = malloc_cache_lcore(), l;
 	bool others = false, alone = true, fenced;
 
 	CACHE_FOREACH(heap->cache_lcores, l)
@@ -468,8 +500,7 @@ malloc_cache_take(struct rte_mem_config *mcfg, struct malloc_heap *heap,
 			taken[l / 64] &= ~(UINT64_C(1) << (l % 64));
 			continue;
 		}
-		while (__atomic_load_n(&c->busy, __ATOMIC_ACQUIRE))
-			rte_pause();
+		cache_wait_idle(mcfg, c, l);
 	}
 	if (!fenced)
 		RTE_LOG(ERR, MALLOC,
@@ -521,4 +552,19 @@ malloc_cache_give_back(struct rte_mem_config *mcfg, const uint64_t *taken)
 
 	CACHE_FOREACH(taken, l)
 	__atomic_store_n(&st->caches[l].claim, 0, __ATOMIC_RELEASE);
+}
+
+void
+malloc_cache_forget(struct rte_mem_config *mcfg, const uint64_t *taken)
+{
+	struct malloc_state *st = malloc_state_of(mcfg);
+	unsigned int l;
+
+	CACHE_FOREACH(taken, l)
+	{
+		struct malloc_cache *c = &st->caches[l];
+
+		memset(c->head, 0, sizeof(c->head));
+		__atomic_store_n(&c->size, 0, __ATOMIC_RELAXED);
+	}
 }

@@ -64,7 +64,9 @@
 #include <stdint.h>
 
 #include <rte_common.h>
+#include <rte_lcore.h>
 
+#include "eal_lcore.h"
 #include "malloc_queue.h"
 #include "malloc_slab.h"
 
@@ -115,6 +117,22 @@ struct malloc_cache {
 	uint32_t slab_remote; /* 1: another thread freed onto a slab */
 	uint32_t slab_idle; /* 1: an empty slab was kept */
 } __rte_cache_aligned;
+
+/*
+ * The lcore whose cache and slabs the calling thread may use: its own,
+ * or RTE_MAX_LCORE for a thread that is no lcore, and for an lcore id
+ * that another process of the prefix uses too (its cache is that
+ * process's).
+ */
+static inline unsigned int
+malloc_cache_lcore(void)
+{
+	unsigned int lcore = rte_lcore_id();
+
+	if (lcore < RTE_MAX_LCORE && unlikely(eal_lcore_is_shared(lcore)))
+		return RTE_MAX_LCORE;
+	return lcore;
+}
 
 /*
  * Set the caches of @p mcfg up, or leave them off if the system cannot
@@ -246,5 +264,14 @@ void malloc_cache_drain(struct rte_mem_config *mcfg, struct malloc_heap *heap,
 
 /* Give the caches in @p taken back to their owners, empty. */
 void malloc_cache_give_back(struct rte_mem_config *mcfg, const uint64_t *taken);
+
+/*
+ * Empty the stacks of the caches in @p taken without freeing what they
+ * held, after a process died inside a heap operation: they may name
+ * elements a drain had half dealt with. Their elements stay CACHED, for
+ * malloc_heap_rebuild() to free. The caller holds the heap lock and the
+ * caches (malloc_cache_take()).
+ */
+void malloc_cache_forget(struct rte_mem_config *mcfg, const uint64_t *taken);
 
 #endif /* _MALLOC_CACHE_H_ */

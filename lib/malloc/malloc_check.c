@@ -11,10 +11,15 @@
 #include <string.h>
 
 #include <rte_common.h>
+#include <rte_log.h>
 
+#include "eal_memseg_list.h"
 #include "malloc_asan.h"
 #include "malloc_check.h"
 #include "malloc_heap.h"
+
+/* More elements than any list can hold: a list this long loops. */
+#define CHECK_MAX (1u << 26)
 
 struct check_ctx {
 	struct rte_mem_config *mcfg;
@@ -43,16 +48,20 @@ check_listed(const struct malloc_heap *heap, const struct rte_memseg_list *msl,
 {
 	const struct malloc_bins *b = NULL;
 	const struct malloc_elem *x;
-	unsigned int i;
+	unsigned int i, n = 0;
 
 	for (i = 0; i < heap->n_bins; i++)
 		if (heap->bins[i].page_sz == msl->page_sz)
 			b = &heap->bins[i];
 	if (b == NULL)
 		return false;
-	/* The first non-empty class from e's on is e's, if e is listed. */
+	/*
+	 * The first non-empty class from e's on is e's, if e is listed. The
+	 * walk is bounded: a process that died inside an operation may have
+	 * left a list that loops.
+	 */
 	x = malloc_bins_next(b, e->size, NULL);
-	while (x != NULL && x != e && x->free_next != NULL)
+	while (x != NULL && x != e && x->free_next != NULL && ++n < CHECK_MAX)
 		x = x->free_next;
 	return x == e;
 }
@@ -73,6 +82,26 @@ check_run_end(struct rte_mem_config *mcfg, const struct rte_memseg_list *msl,
 		return true;
 	ends = eal_mcfg_at(mcfg, st->run_end_off[e->t.msl_idx]);
 	return ends[off / msl->page_sz - 1] == e;
+}
+
+/*
+ * A chain of elements covers its run of mapped pages whole: @return true
+ * if @p e, the last of its chain, ends where the mapped pages do. A
+ * growth cut short by a dying process leaves mapped pages that no
+ * element covers, which the next growth next to them would link to.
+ */
+static bool
+check_run_ends(struct rte_mem_config *mcfg, const struct rte_memseg_list *msl,
+		const struct malloc_elem *e)
+{
+	const void *end = malloc_elem_end(e);
+	uintptr_t off = RTE_PTR_DIFF(end, msl->base_va);
+	unsigned int idx;
+
+	if ((off & (msl->page_sz - 1)) != 0)
+		return false;
+	idx = eal_msl_addr_idx(msl, end);
+	return idx >= msl->n_segs || !eal_msl_is_used(mcfg, msl, idx);
 }
 
 static bool __rte_no_asan
@@ -97,6 +126,10 @@ check_elem(const struct rte_memseg_list *msl, const struct malloc_elem *e,
 
 	if (run_start && e->prev != NULL)
 		return check_fail(c, e, "run start with a neighbour below");
+	if (e->next == NULL && !check_run_ends(c->mcfg, msl, e))
+		return check_fail(c, e,
+				"ends its chain before the mapped pages end "
+				"(pages no element covers)");
 	if (e->next != NULL &&
 			(e->next != malloc_elem_end(e) || e->next->prev != e))
 		return check_fail(c, e, "broken neighbour links");
@@ -183,7 +216,6 @@ check_heap(struct rte_mem_config *mcfg, struct malloc_heap *heap,
 	};
 	int ret;
 
-	rte_spinlock_lock(&heap->lock);
 	ret = malloc_heap_walk_locked(mcfg, heap, check_elem, &c);
 	if (ret == 0 &&
 			(c.total != heap->total_size ||
@@ -199,8 +231,44 @@ check_heap(struct rte_mem_config *mcfg, struct malloc_heap *heap,
 	}
 	if (ret == 0)
 		ret = check_queues(&c);
-	rte_spinlock_unlock(&heap->lock);
 	return ret;
+}
+
+void
+malloc_heap_recover(struct malloc_heap *heap)
+{
+	struct rte_mem_config *mcfg = eal_mcfg_get();
+	uint64_t taken[MALLOC_CACHE_WORDS] = { 0 };
+	char err[256];
+	int ret;
+
+	RTE_LOG(WARNING, MALLOC,
+			"a process died holding the lock of heap %s: rebuilding "
+			"the heap from its elements\n",
+			heap->name);
+	/*
+	 * Whatever the dead process was doing (a split, a join, a drain of
+	 * the lcore caches), the elements themselves say what is free: the
+	 * caches' stacks, which a drain may have left half done, are
+	 * emptied, and lists, queues and counters rebuilt from the elements.
+	 */
+	malloc_cache_take(mcfg, heap, taken);
+	malloc_cache_forget(mcfg, taken);
+	ret = malloc_heap_rebuild(mcfg, heap);
+	if (ret == 0)
+		ret = check_heap(mcfg, heap, false, err, sizeof(err));
+	else
+		snprintf(err, sizeof(err), "its elements do not link up");
+	malloc_cache_give_back(mcfg, taken);
+	if (ret == 0) {
+		RTE_LOG(WARNING, MALLOC, "heap %s is sound\n", heap->name);
+		return;
+	}
+	heap->broken = 1;
+	RTE_LOG(ERR, MALLOC,
+			"heap %s is damaged (%s): it hands nothing out any "
+			"more; restart the processes of this file prefix\n",
+			heap->name, err);
 }
 
 int
@@ -208,6 +276,7 @@ malloc_heap_check_all(bool check_zero, char *err, size_t err_len)
 {
 	struct rte_mem_config *mcfg = malloc_mcfg_get();
 	unsigned int i;
+	int ret;
 
 	if (mcfg == NULL) {
 		snprintf(err, err_len, "no heaps: EAL not initialized");
@@ -216,9 +285,12 @@ malloc_heap_check_all(bool check_zero, char *err, size_t err_len)
 	for (i = 0; i < RTE_MAX_HEAPS; i++) {
 		struct malloc_heap *heap = &malloc_state_of(mcfg)->heaps[i];
 
-		if (heap->in_use &&
-				check_heap(mcfg, heap, check_zero, err,
-						err_len) < 0)
+		if (!heap->in_use)
+			continue;
+		malloc_heap_lock(heap);
+		ret = check_heap(mcfg, heap, check_zero, err, err_len);
+		malloc_heap_unlock(heap);
+		if (ret < 0)
 			return -1;
 	}
 	return 0;

@@ -97,7 +97,7 @@ rte_malloc_heap_create(const char *heap_name)
 		err = ENOSPC;
 	if (err == 0) {
 		memset(heap, 0, sizeof(*heap));
-		rte_spinlock_init(&heap->lock);
+		eal_mplock_init(&heap->lock);
 		strcpy(heap->name, heap_name);
 		heap->socket_id = st->next_external_socket++;
 		heap->external = 1;
@@ -157,9 +157,9 @@ ext_add(struct rte_mem_config *mcfg, struct malloc_heap *heap, void *va,
 		eal_memseg_list_remove_external(msl);
 		return ENOSPC;
 	}
-	rte_spinlock_lock(&heap->lock);
+	malloc_heap_lock(heap);
 	malloc_heap_add_memory(mcfg, heap, l, va, len, true);
-	rte_spinlock_unlock(&heap->lock);
+	malloc_heap_unlock(heap);
 	return 0;
 }
 
@@ -211,7 +211,7 @@ ext_remove(struct rte_mem_config *mcfg, struct malloc_heap *heap, void *va,
 
 	if (msl == NULL)
 		return ENOENT;
-	rte_spinlock_lock(&heap->lock);
+	malloc_heap_lock(heap);
 	if (e->t.state != ELEM_FREE || e->size != len)
 		err = EBUSY;
 	else {
@@ -220,7 +220,7 @@ ext_remove(struct rte_mem_config *mcfg, struct malloc_heap *heap, void *va,
 		heap->free_size -= len;
 		heap->total_size -= len;
 	}
-	rte_spinlock_unlock(&heap->lock);
+	malloc_heap_unlock(heap);
 	if (err == 0) {
 		/* The memory is the application's again: no poison left. */
 		malloc_asan_unpoison(va, len);

@@ -28,6 +28,7 @@
 #include <rte_spinlock.h>
 
 #include "eal_memcfg.h"
+#include "eal_mplock.h"
 #include "malloc_bins.h"
 #include "malloc_cache.h"
 #include "malloc_memzone.h"
@@ -40,8 +41,12 @@ struct eal_subsys;
 #define MALLOC_EXTERNAL_SOCKET_BASE 256
 
 struct malloc_heap {
-	rte_spinlock_t lock; /* guards everything below and the elements */
+	struct eal_mplock lock; /* guards everything below and the elements;
+				 * a process that dies holding it cannot
+				 * keep it (malloc_heap_lock()) */
 	uint8_t in_use; /* 1: this entry is a heap */
+	uint8_t broken; /* 1: found damaged after a process died holding
+			 * the lock: nothing is handed out any more */
 	uint8_t external; /* 1: memory added by the application */
 	int socket_id; /* NUMA node, or external heap id */
 	char name[RTE_HEAP_NAME_MAX_LEN]; /* "socket_<n>" or the given name */
@@ -141,6 +146,43 @@ static inline unsigned int
 malloc_heap_idx(const struct malloc_state *st, const struct malloc_heap *heap)
 {
 	return (unsigned int)(heap - st->heaps);
+}
+
+/*
+ * Rebuild @p heap's free lists, queues and counters from its elements,
+ * after a process died inside an operation on it: free and queued
+ * elements are joined with their free neighbours and listed, the others
+ * counted as allocated. The caller holds the lock.
+ *
+ * @return 0, or -1 if the elements themselves do not link up (the heap
+ *   cannot be rebuilt from them).
+ */
+int malloc_heap_rebuild(struct rte_mem_config *mcfg, struct malloc_heap *heap);
+
+/*
+ * Check @p heap after its lock was taken over from a process that died
+ * holding it (malloc_check.c): a sound heap goes on, a damaged one is
+ * rebuilt from its elements and checked again; one that cannot be is
+ * marked broken, with an error in the log, and hands nothing out any
+ * more. The caller holds the lock.
+ */
+void malloc_heap_recover(struct malloc_heap *heap);
+
+/*
+ * Take @p heap's lock. One that a dead process held is taken over, and
+ * the heap checked before anything else touches it.
+ */
+static inline void
+malloc_heap_lock(struct malloc_heap *heap)
+{
+	if (unlikely(eal_mplock_lock(&heap->lock, eal_mplock_self) != 0))
+		malloc_heap_recover(heap);
+}
+
+static inline void
+malloc_heap_unlock(struct malloc_heap *heap)
+{
+	eal_mplock_unlock(&heap->lock);
 }
 
 /*

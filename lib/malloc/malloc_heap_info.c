@@ -227,7 +227,7 @@ malloc_heap_get_stats(
 {
 	struct malloc_elem *e;
 
-	rte_spinlock_lock(&heap->lock);
+	malloc_heap_lock(heap);
 	/* The figures are those of a heap where every free is done. */
 	malloc_queue_drain(eal_mcfg_get(), heap);
 	e = malloc_heap_largest(heap, NULL);
@@ -241,7 +241,7 @@ malloc_heap_get_stats(
 	s->heap_cleared_on_free_bytes = heap->cleared_on_free;
 	s->heap_cleared_on_zmalloc_bytes = __atomic_load_n(
 			&heap->cleared_on_zmalloc, __ATOMIC_RELAXED);
-	rte_spinlock_unlock(&heap->lock);
+	malloc_heap_unlock(heap);
 }
 
 static const char *
@@ -325,13 +325,13 @@ malloc_heap_dump(struct malloc_heap *heap, FILE *f)
 {
 	struct rte_mem_config *mcfg = eal_mcfg_get();
 
-	rte_spinlock_lock(&heap->lock);
+	malloc_heap_lock(heap);
 	malloc_queue_drain(mcfg, heap);
 	fprintf(f, "Heap %s (socket %d): %zu bytes, %u allocated, %u free\n",
 			heap->name, heap->socket_id, heap->total_size,
 			heap->alloc_count, heap->free_count);
 	malloc_heap_walk_locked(mcfg, heap, heap_dump_elem, f);
-	rte_spinlock_unlock(&heap->lock);
+	malloc_heap_unlock(heap);
 }
 
 rte_iova_t

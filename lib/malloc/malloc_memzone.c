@@ -17,8 +17,10 @@
 #include <rte_common.h>
 #include <rte_errno.h>
 #include <rte_lcore.h>
+#include <rte_log.h>
 #include <rte_memzone.h>
 
+#include "eal_mp.h"
 #include "malloc_heap.h"
 #include "malloc_keep.h"
 
@@ -206,7 +208,7 @@ mz_biggest(struct malloc_heap **heaps, unsigned int n, struct malloc_req *req)
 		struct malloc_elem *e;
 		uintptr_t d, end;
 
-		rte_spinlock_lock(&heaps[i]->lock);
+		malloc_heap_lock(heaps[i]);
 		malloc_queue_drain(eal_mcfg_get(), heaps[i]);
 		e = malloc_heap_largest(heaps[i], req);
 		if (e != NULL) {
@@ -220,7 +222,7 @@ mz_biggest(struct malloc_heap **heaps, unsigned int n, struct malloc_req *req)
 				best = heaps[i];
 			}
 		}
-		rte_spinlock_unlock(&heaps[i]->lock);
+		malloc_heap_unlock(heaps[i]);
 	}
 	if (req->bound != 0)
 		best_len = RTE_MIN(best_len, req->bound);
@@ -324,6 +326,67 @@ mz_reserve_locked(struct rte_mem_config *mcfg, const char *name, size_t len,
 	return mz;
 }
 
+/* Whether entry @p z is a whole memzone: a name, and its heap memory. */
+static bool
+mz_entry_whole(struct rte_mem_config *mcfg, const struct rte_memzone *z)
+{
+	struct malloc_heap *heap;
+
+	return memchr(z->name, '\0', sizeof(z->name)) != NULL && z->len != 0 &&
+			malloc_heap_memzone_elem_of(mcfg, z->addr, &heap) !=
+			NULL;
+}
+
+/*
+ * After a process died holding the memzone lock: keep the entries that
+ * are whole memzones, clear the others (a reserve or free it left
+ * half done), and rebuild the name index and the free entries.
+ */
+static void
+mz_repair(void *arg)
+{
+	struct rte_mem_config *mcfg = arg;
+	struct malloc_mz_table *t = &malloc_state_of(mcfg)->memzones;
+	unsigned int i, cleared = 0;
+
+	malloc_mz_table_init(t);
+	for (i = 0; i < RTE_MAX_MEMZONE; i++) {
+		struct rte_memzone *z = &t->zones[i];
+
+		if (z->name[0] == '\0')
+			continue;
+		if (!mz_entry_whole(mcfg, z) ||
+				mz_find(t, z->name, mz_hash(z->name)) !=
+						MALLOC_MZ_NONE) {
+			malloc_keep_erase((uint16_t)i);
+			memset(z, 0, sizeof(*z));
+			cleared++;
+			continue;
+		}
+		t->free_mask[i / 64] &= ~(1ULL << (i % 64));
+		t->n_free--;
+		mz_link(t, (uint16_t)i, mz_hash(z->name));
+	}
+	RTE_LOG(WARNING, MALLOC,
+			"memzone table checked: %u memzones, %u half-made entries "
+			"cleared\n",
+			t->n_used, cleared);
+}
+
+#define MZ_LOCK "memzone lock"
+
+static void
+mz_write_lock(struct rte_mem_config *mcfg)
+{
+	eal_mp_write_lock(&mcfg->mlock, MZ_LOCK, mz_repair, mcfg);
+}
+
+static void
+mz_read_lock(struct rte_mem_config *mcfg)
+{
+	eal_mp_read_lock(&mcfg->mlock, MZ_LOCK, mz_repair, mcfg);
+}
+
 static const struct rte_memzone *
 mz_reserve(const char *name, size_t len, int socket, unsigned int flags,
 		unsigned int align, unsigned int bound)
@@ -343,9 +406,9 @@ mz_reserve(const char *name, size_t len, int socket, unsigned int flags,
 		rte_errno = ENOMEM;
 		return NULL;
 	}
-	rte_rwlock_write_lock(&mcfg->mlock);
+	mz_write_lock(mcfg);
 	mz = mz_reserve_locked(mcfg, name, len, socket, flags, align, bound);
-	rte_rwlock_write_unlock(&mcfg->mlock);
+	eal_mp_write_unlock(&mcfg->mlock);
 	return mz;
 }
 
@@ -393,7 +456,7 @@ rte_memzone_free(const struct rte_memzone *mz)
 	if (mcfg == NULL || mz == NULL)
 		return -EINVAL;
 	t = &malloc_state_of(mcfg)->memzones;
-	rte_rwlock_write_lock(&mcfg->mlock);
+	mz_write_lock(mcfg);
 	idx = mz_index(t, mz);
 	if (idx >= 0 &&
 			malloc_heap_memzone_elem_of(mcfg, mz->addr, &heap) !=
@@ -408,7 +471,7 @@ rte_memzone_free(const struct rte_memzone *mz)
 		t->n_free++;
 		t->n_used--;
 	}
-	rte_rwlock_write_unlock(&mcfg->mlock);
+	eal_mp_write_unlock(&mcfg->mlock);
 	return idx < 0 ? -EINVAL : 0;
 }
 
@@ -427,11 +490,11 @@ rte_memzone_lookup(const char *name)
 		return NULL;
 	}
 	t = &malloc_state_of(mcfg)->memzones;
-	rte_rwlock_read_lock(&mcfg->mlock);
+	mz_read_lock(mcfg);
 	idx = mz_find(t, name, mz_hash(name));
 	if (idx != MALLOC_MZ_NONE)
 		mz = &t->zones[idx];
-	rte_rwlock_read_unlock(&mcfg->mlock);
+	eal_mp_read_unlock(&mcfg->mlock);
 	if (mz == NULL)
 		rte_errno = ENOENT;
 	return mz;
@@ -447,11 +510,11 @@ rte_memzone_walk(void (*func)(const struct rte_memzone *, void *), void *arg)
 	if (mcfg == NULL)
 		return;
 	t = &malloc_state_of(mcfg)->memzones;
-	rte_rwlock_read_lock(&mcfg->mlock);
+	mz_read_lock(mcfg);
 	for (i = 0; i < RTE_MAX_MEMZONE; i++)
 		if (t->zones[i].name[0] != '\0')
 			func(&t->zones[i], arg);
-	rte_rwlock_read_unlock(&mcfg->mlock);
+	eal_mp_read_unlock(&mcfg->mlock);
 }
 
 static void

@@ -166,12 +166,12 @@ slab_collect(struct malloc_cache *c, struct malloc_slab *s)
 
 	if (__atomic_load_n(&s->remote_n, __ATOMIC_RELAXED) == 0)
 		return 0;
-	rte_spinlock_lock(&s->lock);
+	malloc_slab_lock(s);
 	i = s->remote;
 	n = s->remote_n;
 	s->remote = 0;
 	s->remote_n = 0;
-	rte_spinlock_unlock(&s->lock);
+	malloc_slab_unlock(s);
 	while (i != 0) {
 		void *obj = malloc_slab_obj(s, i);
 		uint32_t next = malloc_slab_link(obj);
@@ -285,7 +285,7 @@ slab_init(void *data, int cls, unsigned int lcore, unsigned int heap_idx,
 	s->first = n - slab_objs(cls);
 	s->n_objs = n;
 	s->bump = s->first;
-	rte_spinlock_init(&s->lock);
+	eal_mplock_init(&s->lock);
 	malloc_asan_poison(malloc_slab_obj(s, s->first),
 			MALLOC_SLAB_LEN - ((size_t)s->first << shift));
 	return s;
@@ -365,16 +365,16 @@ slab_release(struct rte_mem_config *mcfg, struct malloc_slab *s)
 {
 	struct malloc_heap *heap = &malloc_state_of(mcfg)->heaps[s->heap_idx];
 
-	rte_spinlock_lock(&heap->lock);
+	malloc_heap_lock(heap);
 	slab_release_locked(mcfg, heap, s);
-	rte_spinlock_unlock(&heap->lock);
+	malloc_heap_unlock(heap);
 }
 
 void *
 malloc_slab_alloc(struct rte_mem_config *mcfg, size_t size, int cls, bool zero)
 {
 	struct malloc_state *st = malloc_state_of(mcfg);
-	unsigned int lcore = rte_lcore_id();
+	unsigned int lcore = malloc_cache_lcore();
 	struct malloc_cache *c;
 	struct malloc_slab *s;
 	bool dirty = false;
@@ -491,9 +491,9 @@ slab_free_remote(struct rte_mem_config *mcfg, struct malloc_slab *s, uint32_t i)
 	void *obj = malloc_slab_obj(s, i);
 	bool last;
 
-	rte_spinlock_lock(&s->lock);
+	malloc_slab_lock(s);
 	if (s->state[i] != MALLOC_SLAB_OBJ_BUSY) {
-		rte_spinlock_unlock(&s->lock);
+		malloc_slab_unlock(s);
 		return false;
 	}
 	/* Before the owner may see it: then it may hand it out again. */
@@ -508,7 +508,7 @@ slab_free_remote(struct rte_mem_config *mcfg, struct malloc_slab *s, uint32_t i)
 	 * counts without the lock. Once unlocked, s may be gone.
 	 */
 	last = s->remote_n == __atomic_load_n(&s->live, __ATOMIC_RELAXED);
-	rte_spinlock_unlock(&s->lock);
+	malloc_slab_unlock(s);
 	/* A drain claims the cache and collects: see malloc_cache_take(). */
 	__atomic_store_n(&st->caches[owner].slab_remote, 1, __ATOMIC_RELEASE);
 	/*
@@ -518,9 +518,9 @@ slab_free_remote(struct rte_mem_config *mcfg, struct malloc_slab *s, uint32_t i)
 	if (last) {
 		struct malloc_heap *heap = &st->heaps[heap_idx];
 
-		rte_spinlock_lock(&heap->lock);
+		malloc_heap_lock(heap);
 		malloc_queue_drain(mcfg, heap);
-		rte_spinlock_unlock(&heap->lock);
+		malloc_heap_unlock(heap);
 	}
 	return true;
 }
@@ -540,7 +540,7 @@ malloc_slab_free(struct rte_mem_config *mcfg, void *ptr)
 	i = malloc_slab_obj_idx(s, ptr);
 	if (i == 0)
 		return MALLOC_SLAB_INVALID;
-	lcore = rte_lcore_id();
+	lcore = malloc_cache_lcore();
 	c = &st->caches[s->owner];
 	if (lcore != s->owner || !malloc_cache_enter(c))
 		return slab_free_remote(mcfg, s, i) ? MALLOC_SLAB_FREED :
@@ -629,4 +629,13 @@ malloc_slab_count(const struct malloc_cache *c, unsigned int *slabs,
 		if (slots > l)
 			*free_bytes += (size_t)(slots - l) << (6 + cls);
 	}
+}
+
+void
+malloc_slab_lock_taken_over(const struct malloc_slab *s)
+{
+	RTE_LOG(WARNING, MALLOC,
+			"a process died holding the lock of the slab at %p: "
+			"objects it was freeing may stay out of use\n",
+			(const void *)s);
 }

@@ -25,7 +25,8 @@
 #include <stdio.h>
 
 #include <rte_common.h>
-#include <rte_spinlock.h>
+
+#include "eal_mplock.h"
 
 struct malloc_heap;
 struct malloc_cache;
@@ -76,7 +77,7 @@ struct malloc_slab {
 	uint8_t heap_idx; /* heap it came from */
 	uint8_t clean; /* 1: objects from bump on are zero */
 	uint8_t full; /* 1: off its owner's list, nothing free */
-	rte_spinlock_t lock; /* guards remote and remote_n */
+	struct eal_mplock lock; /* guards remote and remote_n */
 	uint32_t remote; /* chain of objects freed by other threads */
 	uint32_t remote_n; /* objects on it */
 	struct malloc_slab *prev, *next; /* in its owner's list of the class */
@@ -231,6 +232,27 @@ void malloc_slab_release(struct rte_mem_config *mcfg, struct malloc_heap *heap,
  * Count the slabs of cache @p c, the objects live in them (handed out and
  * not collected back) and the bytes of their free objects: a snapshot.
  */
+/*
+ * Log that @p s's lock was taken over from a process that died holding
+ * it: the objects it was moving may be lost to the slab (a leak), the
+ * chain itself is whole.
+ */
+void malloc_slab_lock_taken_over(const struct malloc_slab *s);
+
+/* Take and release the lock of slab @p s (its remote frees). */
+static inline void
+malloc_slab_lock(struct malloc_slab *s)
+{
+	if (unlikely(eal_mplock_lock(&s->lock, eal_mplock_self) != 0))
+		malloc_slab_lock_taken_over(s);
+}
+
+static inline void
+malloc_slab_unlock(struct malloc_slab *s)
+{
+	eal_mplock_unlock(&s->lock);
+}
+
 void malloc_slab_count(const struct malloc_cache *c, unsigned int *slabs,
 		unsigned int *live, size_t *free_bytes);
 

@@ -89,7 +89,7 @@ malloc_slab_alloc_owned(
 		struct rte_mem_config *mcfg, size_t size, int cls, bool zero)
 {
 	struct malloc_state *st = malloc_state_of(mcfg);
-	unsigned int lcore = rte_lcore_id();
+	unsigned int lcore = malloc_cache_lcore();
 	struct malloc_cache *c;
 	struct malloc_slab *s;
 	bool dirty = false;
@@ -119,7 +119,7 @@ static inline bool
 malloc_slab_free_owned(struct rte_mem_config *mcfg, void *ptr)
 {
 	struct malloc_state *st = malloc_state_of(mcfg);
-	unsigned int lcore = rte_lcore_id();
+	unsigned int lcore = malloc_cache_lcore();
 	struct malloc_cache *c;
 	struct malloc_slab *s;
 	uintptr_t off;

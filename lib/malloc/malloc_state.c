@@ -125,7 +125,7 @@ malloc_state_init(struct rte_mem_config *mcfg, char *err, size_t err_len)
 	for (i = 0; i < RTE_DIM(st->node_heap); i++)
 		st->node_heap[i] = -1;
 	for (i = 0; i < RTE_MAX_HEAPS; i++)
-		rte_spinlock_init(&st->heaps[i].lock);
+		eal_mplock_init(&st->heaps[i].lock);
 	st->next_external_socket = MALLOC_EXTERNAL_SOCKET_BASE;
 	malloc_mz_table_init(&st->memzones);
 	rte_mcfg_mem_write_lock();

@@ -410,9 +410,9 @@ rte_malloc_validate(const void *ptr, size_t *size)
 	e = malloc_heap_elem_of(mcfg, ptr, &heap);
 	if (e == NULL)
 		return -1;
-	rte_spinlock_lock(&heap->lock);
+	malloc_heap_lock(heap);
 	valid = malloc_heap_elem_linked(mcfg, e);
-	rte_spinlock_unlock(&heap->lock);
+	malloc_heap_unlock(heap);
 	if (!valid)
 		return -1;
 	if (size != NULL)

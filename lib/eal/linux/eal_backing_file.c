@@ -323,8 +323,15 @@ file_attach(struct eal_mem *mem, unsigned int l, unsigned int idx,
 		if (ret < 0)
 			break;
 	}
+	/* Faulted in now: a page that is not there fails here, not later. */
+	if (ret == 0)
+		ret = eal_os_populate(eal_msl_slot_addr(msl, idx),
+				(size_t)n * msl->page_sz);
+	if (ret < 0 && i == n)
+		eal_os_va_unmap_keep(eal_msl_slot_addr(msl, idx),
+				(size_t)n * msl->page_sz);
 	/* Slot idx + i is reserved again already; undo those before it. */
-	if (ret < 0 && i > 0)
+	else if (ret < 0 && i > 0)
 		eal_os_va_unmap_keep(eal_msl_slot_addr(msl, idx),
 				(size_t)i * msl->page_sz);
 	return ret;

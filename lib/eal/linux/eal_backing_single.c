@@ -355,6 +355,12 @@ single_attach(struct eal_mem *mem, unsigned int l, unsigned int idx,
 	if (ret < 0 && eal_os_va_restore(addr, len) < 0)
 		EAL_LOG(CRIT, "address range at %p was taken by another mapping",
 				addr);
+	/* Faulted in now: a page that is not there fails here, not later. */
+	if (ret == 0) {
+		ret = eal_os_populate(addr, len);
+		if (ret < 0)
+			eal_os_va_unmap_keep(addr, len);
+	}
 	/* Whoever maps them next finds what the mapper left. */
 	if (ret == 0)
 		bits_set(loc->may_hold_data, idx, n, true);
