@@ -511,6 +511,10 @@ main(int argc, char **argv)
 		argv[1] = argv[0];
 		return mperf_startup_child(argc - 1, argv + 1);
 	}
+	if (argc >= 2 && strcmp(argv[1], MPERF_HOLD_ARG) == 0) {
+		argv[1] = argv[0];
+		return mperf_hold_child(argc - 1, argv + 1);
+	}
 	memset(&ctx, 0, sizeof(ctx));
 	ret = opts_parse(argc, argv, &ctx.opts);
 	if (ret != 0)

@@ -23,6 +23,7 @@
 #include <limits.h>
 #include <signal.h>
 #include <stdbool.h>
+#include <sys/types.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -42,6 +43,8 @@
 #define MPERF_CHILD_ARG "--startup-child"
 /* The descriptor a start-up child writes its time stamps to. */
 #define MPERF_CHILD_FD 3
+/* First argument of the primary an attach mode's secondaries attach to. */
+#define MPERF_HOLD_ARG "--hold-child"
 
 /* Exit status of a child whose rte_eal_init() failed. */
 #define MPERF_CHILD_INIT_FAILED 2
@@ -66,6 +69,12 @@ struct mperf_mode {
 	 * DPDK has no such mode.
 	 */
 	bool keep;
+	/*
+	 * --proc-type=secondary: a primary holding -m (--huge-unlink=never)
+	 * runs for the whole case, and each timed run attaches to it. Not
+	 * compared with dpdk-test, which would need a DPDK primary.
+	 */
+	bool attach;
 };
 
 /* Memzones of a keep mode, and their names. */
@@ -254,6 +263,32 @@ const struct mperf_mode *mperf_mode_find(const char *name);
 
 /* The child side: init, allocate, report the stamps, exit. */
 int mperf_startup_child(int argc, char **argv);
+
+/*
+ * Main of the primary of an attach mode (MPERF_HOLD_ARG): init, write
+ * "ready" to MPERF_CHILD_FD, hold the memory until stdin closes.
+ */
+int mperf_hold_child(int argc, char **argv);
+
+/* ---- attach.c ---- */
+
+/* The primary of an attach mode, while it runs. */
+struct mperf_hold {
+	pid_t pid; /* -1 when none */
+	int in_fd; /* its stdin: closing it ends it */
+};
+
+/*
+ * Start the primary an attach mode's runs attach to, holding @p size_mb
+ * of ctx's directory and prefix, and wait until it is ready.
+ *
+ * @return 0, or -1 (said on stderr; nothing is left running).
+ */
+int mperf_hold_start(const struct mperf_ctx *ctx, unsigned int size_mb,
+		struct mperf_hold *h);
+
+/* End it and wait for it. @return 0 if it exited cleanly, else -1. */
+int mperf_hold_stop(struct mperf_hold *h);
 
 /*
  * Run every (size, mode) case, rtemem and (if ctx->compare) dpdk-test

@@ -59,6 +59,11 @@ const struct mperf_mode mperf_modes[] = {
 	{ "keep-warm", "--keep-memzones: 1000 memzones over -m brought back",
 			{ "--huge-unlink=never", "--keep-memzones", NULL },
 			true, false, true },
+	{ "attach",
+			"--proc-type=secondary: attach to a primary holding -m "
+			"(--huge-unlink=never)",
+			{ "--proc-type=secondary", NULL }, true, false, false,
+			true },
 };
 const unsigned int mperf_n_modes = RTE_DIM(mperf_modes);
 
@@ -319,15 +324,21 @@ static void
 case_run(const struct mperf_ctx *ctx, struct mperf_startup *c, unsigned int idx,
 		unsigned int total)
 {
+	struct mperf_hold hold;
 	unsigned int rep;
 
 	c->dpdk_skipped = ctx->compare &&
 			((c->mode->dpdk_maps_all && !ctx->opts.dpdk_legacy) ||
-					c->mode->keep);
+					c->mode->keep || c->mode->attach);
 	mperf_progress(ctx, "[%u/%u] %s, %u MB, ms to exit (%s):", idx, total,
 			c->mode->name, c->size_mb,
 			case_has_dpdk(ctx, c) ? "rtemem/dpdk-test" : "rtemem");
 	dirs_clear(ctx);
+	if (c->mode->attach && mperf_hold_start(ctx, c->size_mb, &hold) < 0) {
+		c->failed = !mperf_interrupted();
+		mperf_progress(ctx, " failed\n");
+		return;
+	}
 	if (c->mode->warm) {
 		if (rt_run(ctx, c, false) < 0)
 			c->failed = !mperf_interrupted();
@@ -341,6 +352,12 @@ case_run(const struct mperf_ctx *ctx, struct mperf_startup *c, unsigned int idx,
 	}
 	if (c->mode->keep)
 		keep_discard(ctx, c->size_mb);
+	if (c->mode->attach && mperf_hold_stop(&hold) < 0 &&
+			!mperf_interrupted()) {
+		fprintf(stderr, "%s: the primary of the attach mode failed\n",
+				MPERF_PROG);
+		c->failed = true;
+	}
 	dirs_clear(ctx);
 	mperf_progress(ctx, "%s\n", c->failed ? " failed" : "");
 }
