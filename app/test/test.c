@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -51,6 +52,35 @@ child_switch_user(void)
 	return 0;
 }
 
+/*
+ * Take the range "ADDR:LEN" of $RTEMEM_TEST_CHILD_OCCUPY (hexadecimal)
+ * before rte_eal_init(), as a library or a stack could: for tests of a
+ * secondary that finds its primary's addresses taken.
+ * @return 0, or -1 after saying why.
+ */
+static int
+child_occupy(void)
+{
+	const char *s = getenv("RTEMEM_TEST_CHILD_OCCUPY");
+	unsigned long long addr, len;
+	void *p;
+
+	if (s == NULL)
+		return 0;
+	if (sscanf(s, "%llx:%llx", &addr, &len) != 2) {
+		printf("bad RTEMEM_TEST_CHILD_OCCUPY '%s'\n", s);
+		return -1;
+	}
+	p = mmap((void *)(uintptr_t)addr, (size_t)len, PROT_NONE,
+			MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1,
+			0);
+	if (p != (void *)(uintptr_t)addr) {
+		printf("cannot occupy %s: %s\n", s, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
 static int
 child_main(const char *name, int argc, char **argv)
 {
@@ -59,7 +89,7 @@ child_main(const char *name, int argc, char **argv)
 
 	test_env_set_args(argc, argv);
 	test_env_take_ready_fd();
-	if (child_switch_user() < 0)
+	if (child_switch_user() < 0 || child_occupy() < 0)
 		return TEST_CHILD_INIT_FAILED;
 	if (name[0] != '\0') {
 		action = test_child_action_find(name);

@@ -19,7 +19,11 @@
  *           --no-huge primary, a layout the primary does not run: each a
  *           clear error; --proc-type=auto attaches to a running primary;
  *  orphan   a primary killed under a running secondary: a new primary
- *           is refused, naming the secondary, until it exits.
+ *           is refused, naming the secondary, until it exits;
+ *  taken    a secondary with part of the primary's range taken is
+ *           refused, naming the range and what holds it;
+ *  kill     secondaries churning the heaps are killed at random instants
+ *           while the primary churns: nobody hangs, the heaps stay sound.
  *
  * Each case has its own prefix and hugetlbfs directory and leaves
  * nothing behind.
@@ -744,6 +748,49 @@ test_mp_refusals(void)
 	return mp_with_case("refuse", mp_refusals_body, NULL);
 }
 
+/*
+ * A secondary that has the primary's addresses taken (as a library or a
+ * stack could) is refused, naming the range and what holds it.
+ */
+static int
+mp_taken_body(struct mp_case *c, const void *arg)
+{
+	static const char *const p_args[] = { "-l", "0",
+		"--base-virtaddr=0x500000000000", NULL };
+	static const char *const s_args[] = { "--proc-type=secondary",
+		"--lcores=1@0", NULL };
+	struct test_child_result pr, res;
+	int ret;
+	pid_t p;
+
+	RTE_SET_USED(arg);
+	p = mp_start(c, "mp_hold", p_args, &pr);
+	TEST_ASSERT(p > 0, "primary: %s", pr.output);
+	setenv("RTEMEM_TEST_CHILD_OCCUPY", "500000100000:1000", 1);
+	ret = mp_refused(c, s_args, "the primary's memory at 0x500000000000-");
+	unsetenv("RTEMEM_TEST_CHILD_OCCUPY");
+	/* With the range free, the same secondary attaches. */
+	if (ret == 0 &&
+			(mp_run(c, "mp_type", s_args, &res) != 0 ||
+					res.exit_code != 0 ||
+					strstr(res.output, "type secondary") ==
+							NULL)) {
+		printf("free range: exit %d\n%s", res.exit_code, res.output);
+		ret = -1;
+	}
+	test_child_finish(p, SIGUSR1, &pr);
+	TEST_ASSERT_SUCCESS(ret, "taken range");
+	TEST_ASSERT(pr.exit_code == 0, "primary: exit %d\n%s", pr.exit_code,
+			pr.output);
+	return TEST_SUCCESS;
+}
+
+static int
+test_mp_taken(void)
+{
+	return mp_with_case("taken", mp_taken_body, NULL);
+}
+
 /* A --no-huge primary has nothing another process could map. */
 static int
 mp_nohuge_body(struct mp_case *c, const void *arg)
@@ -900,6 +947,7 @@ static struct unit_test_suite mp_suite = {
 		TEST_CASE(test_mp_share),
 		TEST_CASE(test_mp_refusals),
 		TEST_CASE(test_mp_nohuge),
+		TEST_CASE(test_mp_taken),
 		TEST_CASE(test_mp_orphan),
 		TEST_CASE(test_mp_kill),
 		TEST_CASES_END(),
