@@ -25,6 +25,7 @@ work=${DPDK_SERIES_WORK:-$top/build-dpdk}
 huge=
 rtemem_build=
 base_outside=yes
+walk_last= # walk only the last N patches; empty: all of them
 BASE_TAG=debian-base
 BRANCH=series
 DPDK_VERSION=22.11
@@ -82,6 +83,10 @@ usage()
 	  --no-base-outside
 	                  "test" skips the outside programs on DPDK as
 	                  shipped, which only show its bugs (a minute)
+	  --walk-last N   "test" walks only the last N patches (two builds
+	                  of dpdk-test each, about half a minute); the
+	                  earlier ones are still built and tested as part of
+	                  the whole series
 	  --huge-dir DIR  a hugetlbfs mount point (2 MB pages) that nothing
 	                  else uses while the tests run: they remove every
 	                  file in it, and DPDK's own tests find hugetlbfs
@@ -393,14 +398,24 @@ regression_tests()
 # test part and pass on the patch's own tree, which must build.
 walk_series()
 {
-	local commits n part checks patch prev=$BASE_TAG i=0 c
+	local commits n part checks patch prev=$BASE_TAG i=0 c skip
 
 	mapfile -t commits < <(dgit rev-list --reverse "$BASE_TAG..$BRANCH")
 	[ "${#commits[@]}" -eq "$(patches | wc -l)" ] ||
 		{ bad "walk: $BRANCH does not hold the series"; return 1; }
+	skip=0
+	[ -z "$walk_last" ] || [ "$walk_last" -ge "${#commits[@]}" ] ||
+		skip=$((${#commits[@]} - walk_last))
+	[ "$skip" -eq 0 ] ||
+		log "walking the last $walk_last patches (--walk-last)"
 	while read -r n part checks; do
 		case "$n" in ''|'#'*) continue ;; esac
 		patch=$(ls "$series/$n"-*.patch)
+		if [ "$i" -lt "$skip" ]; then
+			prev=${commits[$i]}
+			i=$((i + 1))
+			continue
+		fi
 		case "$part" in
 		speed) ;; # it fixes no defect: nothing to fail before it
 		-) checkout "$prev" ;;
@@ -504,6 +519,9 @@ while [ $# -gt 0 ]; do
 	-h|--help) usage; exit 0 ;;
 	export) shift; mkdir -p "$work"; cmd_export "$@"; exit 0 ;;
 	--no-base-outside) base_outside=no; shift ;;
+	--walk-last) [ $# -ge 2 ] && [ "$2" -ge 1 ] 2> /dev/null ||
+			die "--walk-last needs a number of patches"
+		walk_last=$2; shift 2 ;;
 	--rtemem) [ $# -ge 2 ] || die "--rtemem needs a build directory"
 		rtemem_build=$(realpath "$2"); shift 2 ;;
 	fetch|apply|check|test|bench|all) cmds+=("$1"); shift ;;
