@@ -196,11 +196,19 @@ mp_child_a(int argc, char **argv)
 }
 REGISTER_CHILD_ACTION(mp_a, mp_child_a)
 
+static void
+mp_count_zone(const struct rte_memzone *mz, void *arg)
+{
+	RTE_SET_USED(mz);
+	(*(unsigned int *)arg)++;
+}
+
 /* Secondary B: use A's work, free the primary's block, grow, exit. */
 static int
 mp_child_b(int argc, char **argv)
 {
 	const struct rte_memzone *mz;
+	unsigned int n_zones;
 	struct mp_box *box;
 	uint8_t *r;
 
@@ -212,6 +220,9 @@ mp_child_b(int argc, char **argv)
 	MP_CHECK(mp_holds(box->a_block, box->a_len, 0x5a), "A's block");
 	mz = rte_memzone_lookup("mp_a");
 	MP_CHECK(mz != NULL && mp_holds(mz->addr, mz->len, 0x77), "mp_a");
+	n_zones = 0;
+	rte_memzone_walk(mp_count_zone, &n_zones);
+	MP_CHECK(n_zones == 2, "the walk found %u memzones, not 2", n_zones);
 	MP_CHECK(rte_memzone_free(mz) == 0, "free mp_a");
 	rte_free(box->p_block);
 	box->p_block = NULL;
