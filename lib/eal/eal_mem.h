@@ -87,6 +87,7 @@ struct eal_backing {
 
 extern const struct eal_backing eal_backing_file;
 extern const struct eal_backing eal_backing_single;
+extern const struct eal_backing eal_backing_single_shared; /* secondary */
 extern const struct eal_backing eal_backing_memfd;
 extern const struct eal_backing eal_backing_anon;
 

@@ -180,7 +180,7 @@ attach_strategies(struct eal_mem *mem, char *err, size_t err_len)
 	const struct rte_mem_config *mcfg = mem->mcfg;
 	int ret;
 
-	mem->backing = mcfg->single_file_segments ? &eal_backing_single :
+	mem->backing = mcfg->single_file_segments ? &eal_backing_single_shared :
 						    &eal_backing_file;
 	mem->mode = mcfg->legacy_mem ? &eal_mem_mode_legacy :
 				       &eal_mem_mode_dynamic;

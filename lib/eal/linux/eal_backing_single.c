@@ -108,8 +108,6 @@ single_open_file(struct eal_mem *mem, unsigned int l)
 	char path[PATH_MAX];
 	int fd, ret;
 
-	if (mem->secondary)
-		return single_open_shared(mem, l);
 	single_path(mem, l, path, sizeof(path));
 	/*
 	 * Once running, a file found is never a leftover (those went at
@@ -200,6 +198,26 @@ single_close(struct eal_mem *mem, unsigned int l, bool remove)
 	loc->may_hold_data = NULL;
 }
 
+/*
+ * Map @p len bytes of @p fd at @p off exactly at @p addr and fault them
+ * in. On failure the range is reserved address space again.
+ */
+static int
+range_map_fd(int fd, uint64_t off, void *addr, uint64_t len)
+{
+	int ret = eal_os_map_shared(addr, len, fd, (off_t)off);
+
+	if (ret < 0 && eal_os_va_restore(addr, len) < 0)
+		EAL_LOG(CRIT, "address range at %p was taken by another mapping",
+				addr);
+	if (ret == 0) {
+		ret = eal_os_populate(addr, len);
+		if (ret < 0)
+			eal_os_va_unmap_keep(addr, len);
+	}
+	return ret;
+}
+
 static int
 range_map(struct eal_mem *mem, unsigned int l, unsigned int idx, unsigned int n,
 		range_open_t open_file, bool *dirty)
@@ -217,17 +235,8 @@ range_map(struct eal_mem *mem, unsigned int l, unsigned int idx, unsigned int n,
 	for (i = 0; i < n; i++)
 		dirty[i] = bit_get(loc->may_hold_data, idx + i);
 	ret = eal_os_allocate(loc->fd, off, len);
-	if (ret == 0) {
-		ret = eal_os_map_shared(addr, len, loc->fd, (off_t)off);
-		if (ret < 0 && eal_os_va_restore(addr, len) < 0)
-			EAL_LOG(CRIT, "address range at %p was taken by another mapping",
-					addr);
-	}
-	if (ret == 0) {
-		ret = eal_os_populate(addr, len);
-		if (ret < 0)
-			eal_os_va_unmap_keep(addr, len);
-	}
+	if (ret == 0)
+		ret = range_map_fd(loc->fd, off, addr, len);
 	if (ret == 0) {
 		bits_set(loc->may_hold_data, idx, n, true);
 		return 0;
@@ -279,6 +288,14 @@ single_map(struct eal_mem *mem, unsigned int l, unsigned int idx,
 		unsigned int n, bool *dirty)
 {
 	return range_map(mem, l, idx, n, single_open_file, dirty);
+}
+
+/* A secondary's own growth: the list's file is the primary's. */
+static int
+single_map_shared(struct eal_mem *mem, unsigned int l, unsigned int idx,
+		unsigned int n, bool *dirty)
+{
+	return range_map(mem, l, idx, n, single_open_shared, dirty);
 }
 
 static int
@@ -351,16 +368,8 @@ single_attach(struct eal_mem *mem, unsigned int l, unsigned int idx,
 	ret = range_open(mem, l, single_open_shared);
 	if (ret < 0)
 		return ret;
-	ret = eal_os_map_shared(addr, len, loc->fd, (off_t)off);
-	if (ret < 0 && eal_os_va_restore(addr, len) < 0)
-		EAL_LOG(CRIT, "address range at %p was taken by another mapping",
-				addr);
 	/* Faulted in now: a page that is not there fails here, not later. */
-	if (ret == 0) {
-		ret = eal_os_populate(addr, len);
-		if (ret < 0)
-			eal_os_va_unmap_keep(addr, len);
-	}
+	ret = range_map_fd(loc->fd, off, addr, len);
 	/* Whoever maps them next finds what the mapper left. */
 	if (ret == 0)
 		bits_set(loc->may_hold_data, idx, n, true);
@@ -406,6 +415,18 @@ const struct eal_backing eal_backing_single = {
 	.get_fd = range_get_fd,
 	.release = single_release,
 	.kept = single_kept,
+	.attach = single_attach,
+	.detach = single_detach,
+};
+
+/* Single file per list, in a secondary process: no lock, no replacing. */
+const struct eal_backing eal_backing_single_shared = {
+	.name = "single file per list, shared",
+	.uses_files = true,
+	.map = single_map_shared,
+	.unmap = single_unmap,
+	.get_fd = range_get_fd,
+	.release = single_release,
 	.attach = single_attach,
 	.detach = single_detach,
 };

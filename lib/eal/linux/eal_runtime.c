@@ -108,6 +108,20 @@ runtime_same_file(int fd, const char *path)
 			a.st_dev == b.st_dev && a.st_ino == b.st_ino;
 }
 
+/* Set @p rt's directory for @p prefix. @return 0, or -ENAMETOOLONG. */
+static int
+runtime_dir_set(struct eal_runtime *rt, const char *prefix, char *err,
+		size_t err_len)
+{
+	if (eal_runtime_dir_path(prefix, rt->dir, sizeof(rt->dir)) == 0)
+		return 0;
+	snprintf(err, err_len,
+			"runtime directory of prefix '%s': path too long",
+			prefix);
+	rt->dir[0] = '\0';
+	return -ENAMETOOLONG;
+}
+
 int
 eal_runtime_open(struct eal_runtime *rt, const char *prefix, char *err,
 		size_t err_len)
@@ -115,15 +129,10 @@ eal_runtime_open(struct eal_runtime *rt, const char *prefix, char *err,
 	char path[PATH_MAX + 16];
 	int fd, ret;
 
-	rt->dir[0] = '\0';
 	rt->config_fd = -1;
-	if (eal_runtime_dir_path(prefix, rt->dir, sizeof(rt->dir)) < 0) {
-		snprintf(err, err_len,
-				"runtime directory of prefix '%s': path too long",
-				prefix);
-		rt->dir[0] = '\0';
-		return -ENAMETOOLONG;
-	}
+	ret = runtime_dir_set(rt, prefix, err, err_len);
+	if (ret < 0)
+		return ret;
 	ret = runtime_mkdirs(rt->dir, err, err_len);
 	if (ret < 0) {
 		rt->dir[0] = '\0';
@@ -178,13 +187,9 @@ eal_runtime_attach(struct eal_runtime *rt, const char *prefix, char *err,
 
 	rt->config_fd = -1;
 	rt->secondary = true;
-	if (eal_runtime_dir_path(prefix, rt->dir, sizeof(rt->dir)) < 0) {
-		snprintf(err, err_len,
-				"runtime directory of prefix '%s': path too long",
-				prefix);
-		rt->dir[0] = '\0';
-		return -ENAMETOOLONG;
-	}
+	fd = runtime_dir_set(rt, prefix, err, err_len);
+	if (fd < 0)
+		return fd;
 	snprintf(path, sizeof(path), "%s/" RUNTIME_CONFIG, rt->dir);
 	fd = open(path, O_RDWR | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0) {
