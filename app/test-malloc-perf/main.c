@@ -65,7 +65,8 @@ static const unsigned int default_sizes_mb[] = { 1024, 2048, 4096, 8192 };
 			"write the results as JSON") \
 	X(CSV, "csv", required_argument, "FILE", "write the results as CSV") \
 	X(PLOT, "plot", required_argument, "FILE", \
-			"draw start-up time against memory size per mode (.png or .svg;\n" \
+			"draw start-up time against memory size per mode, or with\n" \
+			"--threads aggregate throughput against threads (.png or .svg;\n" \
 			"needs python3 and matplotlib)") \
 	X(COMPARE_DPDK, "compare-dpdk", no_argument, NULL, \
 			"run upstream DPDK's dpdk-test too, in turns with rtemem, and\n" \
@@ -75,6 +76,13 @@ static const unsigned int default_sizes_mb[] = { 1024, 2048, 4096, 8192 };
 	X(DPDK_LEGACY, "dpdk-legacy", no_argument, NULL, \
 			"run dpdk-test in the legacy mode too: it maps every free\n" \
 			"hugepage at start, whatever --max-mem says") \
+	X(THREADS, "threads", required_argument, "N,N,...", \
+			"instead of the start-up cases and the allocator table, the\n" \
+			"multi-thread benchmark on 1, 2, ... threads (ascending, at most 64):\n" \
+			"rtemem on lcores and on plain threads, glibc, jemalloc, tcmalloc\n" \
+			"and mimalloc (and DPDK with --compare-dpdk), each peer in a child\n" \
+			"process; --max-size caps the block sizes; --plot draws aggregate\n" \
+			"throughput against threads") \
 	X(QUIET, "quiet", no_argument, NULL, "no progress on stderr") \
 	X(HELP, "help", no_argument, NULL, "print this help and exit")
 
@@ -244,6 +252,7 @@ opt_set(struct mperf_opts *o, int opt, const char *arg)
 		o->huge_dir = arg;
 		return 0;
 	case OPT_SIZES:
+		o->sizes_set = true;
 		return parse_sizes(arg, o);
 	case OPT_MODES:
 		return parse_modes(arg, o);
@@ -279,6 +288,15 @@ opt_set(struct mperf_opts *o, int opt, const char *arg)
 	case OPT_DPDK_LEGACY:
 		o->dpdk_legacy = true;
 		return 0;
+	case OPT_THREADS: {
+		int n = mt_parse_threads(arg, o->threads, MT_MAX_THREADS);
+
+		if (n < 0)
+			return bad_value("threads", arg,
+					"a list of thread counts from 1 to 64, ascending");
+		o->n_threads = (unsigned int)n;
+		return 0;
+	}
 	case OPT_QUIET:
 		o->quiet = true;
 		return 0;
@@ -305,6 +323,15 @@ opts_check(const struct mperf_opts *o)
 									0)))
 		return bad_value("plot", o->plot,
 				"the file name must end in .png or .svg");
+	if (o->n_threads > 0 &&
+			(o->no_startup || o->no_alloc_table ||
+					o->reps != DEFAULT_REPS ||
+					o->n_modes != mperf_n_modes ||
+					o->sizes_set || o->dpdk_legacy)) {
+		fprintf(stderr, "%s: --threads runs neither the start-up cases nor the allocator table: --sizes, --modes, --reps, --no-startup, --no-alloc-table and --dpdk-legacy do not apply\n",
+				MPERF_PROG);
+		return -1;
+	}
 	if (o->plot != NULL && o->no_startup) {
 		fprintf(stderr, "%s: --plot draws the start-up cases: it cannot be used with --no-startup\n",
 				MPERF_PROG);
@@ -404,7 +431,7 @@ caps_apply(struct mperf_ctx *ctx)
 			ctx->dropped_mb[ctx->n_dropped++] = mb;
 	}
 	o->n_sizes = n;
-	if (ctx->n_dropped != 0 && !o->no_startup) {
+	if (ctx->n_dropped != 0 && !o->no_startup && o->n_threads == 0) {
 		fprintf(stderr, "%s: sizes above %u MB dropped:", MPERF_PROG,
 				per_case);
 		for (i = 0; i < ctx->n_dropped; i++)
@@ -447,6 +474,11 @@ measure(struct mperf_ctx *ctx)
 {
 	int ret = 0;
 
+	if (ctx->opts.n_threads > 0) {
+		ret = mperf_threads_run(ctx);
+		mperf_print_threads(ctx, stdout);
+		return ret;
+	}
 	if (!ctx->opts.no_startup) {
 		if (ctx->opts.n_sizes == 0) {
 			fprintf(stderr, "%s: no start-up size fits in the free memory\n",
@@ -490,7 +522,12 @@ write_outputs(const struct mperf_ctx *ctx)
 	}
 	if (json != NULL && mperf_write_json(ctx, json) < 0)
 		ret = -1;
-	if (ctx->opts.csv != NULL && mperf_write_csv(ctx, ctx->opts.csv) < 0)
+	if (ctx->opts.csv != NULL &&
+			(ctx->opts.n_threads > 0 ? mperf_write_threads_csv(ctx,
+								   ctx->opts.csv) :
+						   mperf_write_csv(ctx,
+								   ctx->opts.csv)) <
+					0)
 		ret = -1;
 	if (ctx->opts.plot != NULL && ret == 0 &&
 			mperf_plot(json, ctx->opts.plot) < 0)
@@ -542,6 +579,7 @@ main(int argc, char **argv)
 	free(ctx.startup);
 	mperf_rows_free(&ctx.rows);
 	mperf_rows_free(&ctx.dpdk.rows);
+	free(ctx.mt.v);
 	if (mperf_interrupted()) {
 		fprintf(stderr, "%s: interrupted; files removed\n", MPERF_PROG);
 		return EXIT_INTERRUPTED;

@@ -18,6 +18,9 @@
  *   dpdk.c     running upstream DPDK's dpdk-test for comparison
  *   output.c   text table, JSON and CSV
  *   plot.c     running the plot script
+ *   threads.c  --threads: rtemem's rows, then each peer's child process
+ *   threads_out.c  --threads: text, JSON and CSV
+ *   peer.c     the peer program (rtemem-malloc-perf-peer), linked apart
  */
 
 #include <limits.h>
@@ -29,6 +32,7 @@
 #include <stdio.h>
 
 #include "malloc_perf_table.h"
+#include "malloc_perf_threads.h"
 
 #define MPERF_PROG "rtemem-malloc-perf"
 #define MPERF_PLOT_SCRIPT "rtemem-malloc-perf-plot.py"
@@ -123,6 +127,20 @@ struct mperf_rows {
 	unsigned int cap; /* rows allocated */
 };
 
+/* One row of --threads: an allocator and a case. */
+struct mperf_mt_row {
+	const char *alloc; /* "rtemem", "glibc", ... (static strings) */
+	struct mt_case c;
+	struct mt_result r;
+};
+
+/* The rows of --threads, growing, in the order measured. */
+struct mperf_mt {
+	struct mperf_mt_row *v;
+	unsigned int n;
+	unsigned int cap;
+};
+
 /* Upstream DPDK, when compared with. */
 struct mperf_dpdk {
 	char path[PATH_MAX]; /* dpdk-test; "" when not found */
@@ -153,6 +171,7 @@ struct mperf_opts {
 	const char *huge_dir; /* --huge-dir */
 	unsigned int sizes_mb[MPERF_MAX_SIZES]; /* --sizes, in order */
 	unsigned int n_sizes;
+	bool sizes_set; /* --sizes was given */
 	const struct mperf_mode *modes[MPERF_MAX_MODES]; /* --modes */
 	unsigned int n_modes;
 	unsigned int reps; /* --reps */
@@ -168,6 +187,8 @@ struct mperf_opts {
 	const char *dpdk_test; /* --dpdk-test PATH, or NULL: search PATH */
 	bool dpdk_legacy; /* --dpdk-legacy: run dpdk-test's legacy mode */
 	bool quiet; /* --quiet: no progress */
+	unsigned int threads[MT_MAX_THREADS]; /* --threads, ascending */
+	unsigned int n_threads; /* 0: no --threads */
 	char *const *eal_args; /* after "--": for the allocator table */
 	unsigned int n_eal_args;
 };
@@ -192,6 +213,7 @@ struct mperf_ctx {
 	struct mperf_rows rows; /* its rows */
 	bool compare; /* dpdk-test found and usable */
 	struct mperf_dpdk dpdk;
+	struct mperf_mt mt; /* --threads rows */
 	FILE *progress; /* stderr, or NULL with --quiet */
 };
 
@@ -319,6 +341,30 @@ const char *mperf_table_limit(
  * allocator table, clean up. @return 0, or -1 after printing why.
  */
 int mperf_table_run(struct mperf_ctx *ctx);
+
+/* ---- threads.c ---- */
+
+/* Append a row. @return 0, or -1 out of memory. */
+int mperf_mt_add(struct mperf_mt *mt, const char *alloc,
+		const struct mt_case *c, const struct mt_result *r);
+
+/*
+ * Run the multi-thread benchmark on rtemem, then on each peer.
+ * @return 0, or -1 if a part failed (the rows measured are kept).
+ */
+int mperf_threads_run(struct mperf_ctx *ctx);
+
+/* ---- threads_out.c ---- */
+
+/* The row of an allocator and a case, or NULL. */
+const struct mperf_mt_row *mperf_mt_find(const struct mperf_mt *mt,
+		const char *alloc, enum mt_shape shape, size_t size,
+		unsigned int threads);
+void mperf_print_threads(const struct mperf_ctx *ctx, FILE *f);
+/* The "threads" member of the JSON object. @return 0, or -1. */
+int mperf_write_threads_json(const struct mperf_ctx *ctx, FILE *f);
+/* @return 0, or -1 after printing why. */
+int mperf_write_threads_csv(const struct mperf_ctx *ctx, const char *path);
 
 /* ---- dpdk.c ---- */
 

@@ -417,7 +417,11 @@ mperf_write_json(const struct mperf_ctx *ctx, const char *path)
 	json_rows(f, &ctx->rows, "    ");
 	fputs(",\n", f);
 	json_dpdk(ctx, f);
-	fputs("}\n", f);
+	if (ctx->mt.n > 0) {
+		fputs(",\n", f);
+		mperf_write_threads_json(ctx, f);
+	}
+	fputs("\n}\n", f);
 	if (fclose(f) != 0) {
 		fprintf(stderr, "%s: --json %s: %s\n", MPERF_PROG, path,
 				strerror(errno));

@@ -9,6 +9,10 @@ one line per mode with the min-max range as error bars: the time from exec
 to rte_eal_init returning, and the whole process (exec to exit), where
 dpdk-test's runs are drawn dashed in the colour of the same mode.
 
+For a --threads run it draws instead aggregate throughput against the
+number of threads: a panel per shape (rows) and block size (columns), a
+line per allocator.
+
 Usage: rtemem-malloc-perf-plot.py RESULTS.json OUT.png|OUT.svg
 
 Exit status: 0 drawn, 1 bad input, 2 usage, 3 matplotlib missing.
@@ -70,6 +74,49 @@ def draw(axis, modes, metric, dpdk, title):
     axis.grid(True, which="both", alpha=0.3)
 
 
+def draw_threads(plt, results, out):
+    """The --threads figure. Returns an exit status."""
+    rows = results["threads"]
+    shapes = list(dict.fromkeys(r["shape"] for r in rows))
+    sizes = sorted({r["size"] for r in rows})
+    allocs = list(dict.fromkeys(r["alloc"] for r in rows))
+    fig, axes = plt.subplots(len(shapes), len(sizes), squeeze=False,
+                             figsize=(2.6 * len(sizes), 2.6 * len(shapes)))
+    for i, shape in enumerate(shapes):
+        for j, size in enumerate(sizes):
+            axis = axes[i][j]
+            for alloc in allocs:
+                points = sorted((r["threads"], r["mops"]) for r in rows
+                                if r["alloc"] == alloc and
+                                r["shape"] == shape and r["size"] == size)
+                if points:
+                    axis.plot([p[0] for p in points],
+                              [max(p[1], 1e-3) for p in points],
+                              marker="o", label=alloc)
+            axis.set_yscale("log")
+            axis.set_title(f"{shape}, {size} B", fontsize="small")
+            axis.set_xticks(sorted({r["threads"] for r in rows}))
+            axis.grid(True, which="both", alpha=0.3)
+            if j == 0:
+                axis.set_ylabel("Mops/s, all threads")
+            if i == len(shapes) - 1:
+                axis.set_xlabel("threads")
+    handles, labels = axes[0][0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="lower center", ncol=len(allocs),
+               fontsize="small")
+    machine = results.get("machine", {})
+    fig.suptitle(f"{results.get('tool', 'rtemem-malloc-perf')} --threads "
+                 f"({results.get('version', '')}), "
+                 f"{machine.get('kernel', '')}: alloc+free per second")
+    fig.tight_layout(rect=(0, 0.05, 1, 1))
+    try:
+        fig.savefig(out)
+    except (OSError, ValueError) as err:
+        print(f"{sys.argv[0]}: {out}: {err}", file=sys.stderr)
+        return EXIT_INPUT
+    return 0
+
+
 def main(argv):
     """Read argv[1], draw into argv[2]."""
     if len(argv) != 3:
@@ -90,6 +137,8 @@ def main(argv):
     except (OSError, ValueError) as err:
         print(f"{argv[0]}: {argv[1]}: {err}", file=sys.stderr)
         return EXIT_INPUT
+    if results.get("threads"):
+        return draw_threads(plt, results, argv[2])
     modes = by_mode(results)
     if not modes:
         print(f"{argv[0]}: {argv[1]}: no start-up case to draw",

@@ -1,0 +1,440 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The rtemem authors
+ */
+
+/*
+ * The multi-thread allocator benchmark (malloc_perf_threads.h). Threads
+ * meet at a barrier that yields while it waits, since a case may run
+ * more threads than there are CPUs; each keeps its times in a cache line
+ * of its own, so the measuring writes nothing another thread reads
+ * until the round is over.
+ */
+
+#include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "malloc_perf_threads.h"
+
+#define CACHE_LINE 64
+
+const size_t mt_sizes[] = { 64, 256, 1024, 4096, 16384, 65536, 262144,
+	1048576 };
+const unsigned int mt_n_sizes = sizeof(mt_sizes) / sizeof(mt_sizes[0]);
+
+static const char *const shape_names[MT_N_SHAPES] = {
+	[MT_ALL_THEN_FREE] = "all-then-free",
+	[MT_PAIRS] = "pairs",
+	[MT_REMOTE] = "remote",
+};
+
+/* One thread's record of one round. */
+struct mt_rec {
+	uint64_t start; /* ns, after the round's barrier */
+	uint64_t end; /* ns, its last call of the round returned */
+	uint64_t busy; /* ns in its own calls */
+};
+
+/* What one thread writes: a cache line (or more) of its own. */
+struct mt_thread {
+	struct mt_rec rec[MT_ROUNDS + 1];
+	void **blocks; /* its blocks of the current repetition */
+	unsigned int n; /* how many of them were allocated */
+	bool failed;
+} __attribute__((aligned(CACHE_LINE)));
+
+/* A barrier for threads that may outnumber the CPUs. */
+struct mt_barrier {
+	_Alignas(CACHE_LINE) atomic_uint arrived;
+	_Alignas(CACHE_LINE) atomic_uint generation;
+	unsigned int n;
+};
+
+struct mt_shared {
+	const struct mt_case *c;
+	const struct mt_alloc_ops *ops;
+	unsigned int blocks; /* per thread and repetition */
+	unsigned int reps; /* repetitions per round */
+	struct mt_barrier barrier;
+	atomic_bool failed; /* some thread's allocation failed */
+	struct mt_thread t[MT_MAX_THREADS];
+};
+
+const char *
+mt_shape_name(enum mt_shape shape)
+{
+	return shape < MT_N_SHAPES ? shape_names[shape] : "?";
+}
+
+int
+mt_shape_parse(const char *name)
+{
+	int i;
+
+	for (i = 0; i < MT_N_SHAPES; i++)
+		if (strcmp(name, shape_names[i]) == 0)
+			return i;
+	return -1;
+}
+
+static uint64_t
+now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static void
+barrier_wait(struct mt_barrier *b)
+{
+	unsigned int gen = atomic_load_explicit(
+			&b->generation, memory_order_acquire);
+	unsigned int spins = 0;
+
+	if (atomic_fetch_add_explicit(&b->arrived, 1, memory_order_acq_rel) ==
+			b->n - 1) {
+		atomic_store_explicit(&b->arrived, 0, memory_order_relaxed);
+		atomic_fetch_add_explicit(
+				&b->generation, 1, memory_order_release);
+		return;
+	}
+	while (atomic_load_explicit(&b->generation, memory_order_acquire) ==
+			gen)
+		if (++spins > 1000)
+			sched_yield();
+}
+
+/* Allocate this thread's blocks. @return false if one failed. */
+static bool
+alloc_all(struct mt_shared *s, struct mt_thread *t)
+{
+	size_t size = s->c->size;
+
+	for (t->n = 0; t->n < s->blocks; t->n++) {
+		void *p = s->ops->alloc(size);
+
+		if (p == NULL)
+			return false;
+		*(volatile char *)p = (char)t->n;
+		t->blocks[t->n] = p;
+	}
+	return true;
+}
+
+static void
+free_all(struct mt_shared *s, struct mt_thread *t)
+{
+	unsigned int i;
+
+	for (i = 0; i < t->n; i++)
+		s->ops->free(t->blocks[i]);
+	t->n = 0;
+}
+
+static bool
+pairs(struct mt_shared *s)
+{
+	size_t size = s->c->size;
+	unsigned int i;
+
+	for (i = 0; i < s->blocks; i++) {
+		void *p = s->ops->alloc(size);
+
+		if (p == NULL)
+			return false;
+		*(volatile char *)p = (char)i;
+		s->ops->free(p);
+	}
+	return true;
+}
+
+/* One repetition of remote: this thread's time in its calls. */
+static uint64_t
+remote_rep(struct mt_shared *s, unsigned int idx, bool *ok)
+{
+	struct mt_thread *t = &s->t[idx];
+	struct mt_thread *next = &s->t[(idx + 1) % s->c->threads];
+	uint64_t t0, busy;
+
+	t0 = now_ns();
+	*ok = alloc_all(s, t);
+	busy = now_ns() - t0;
+	barrier_wait(&s->barrier);
+	t0 = now_ns();
+	free_all(s, next);
+	busy += now_ns() - t0;
+	/* next must not reuse its array before it is freed here */
+	barrier_wait(&s->barrier);
+	return busy;
+}
+
+static void
+thread_round(struct mt_shared *s, unsigned int idx, struct mt_rec *rec)
+{
+	struct mt_thread *t = &s->t[idx];
+	unsigned int r;
+	bool ok = true;
+
+	barrier_wait(&s->barrier);
+	rec->start = now_ns();
+	rec->busy = 0;
+	for (r = 0; r < s->reps; r++) {
+		uint64_t t0 = now_ns();
+
+		switch (s->c->shape) {
+		case MT_ALL_THEN_FREE:
+			ok = alloc_all(s, t);
+			free_all(s, t);
+			rec->busy += now_ns() - t0;
+			break;
+		case MT_PAIRS:
+			ok = pairs(s);
+			rec->busy += now_ns() - t0;
+			break;
+		default:
+			/* every thread runs every repetition: the barriers */
+			rec->busy += remote_rep(s, idx, &ok);
+			break;
+		}
+		if (!ok)
+			atomic_store(&s->failed, true);
+		if (s->c->shape != MT_REMOTE && !ok)
+			break;
+	}
+	rec->end = now_ns();
+	if (!ok)
+		t->failed = true;
+}
+
+static void
+thread_main(unsigned int idx, void *arg)
+{
+	struct mt_shared *s = arg;
+	unsigned int round;
+
+	for (round = 0; round <= MT_ROUNDS; round++) {
+		thread_round(s, idx, &s->t[idx].rec[round]);
+		/* a round with a failure ends the case for every thread */
+		barrier_wait(&s->barrier);
+		if (atomic_load(&s->failed))
+			break;
+	}
+}
+
+static int
+cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+static double
+median(double *v, unsigned int n)
+{
+	qsort(v, n, sizeof(*v), cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* The medians of the timed rounds (round 0 warms up). */
+static void
+result_fill(const struct mt_shared *s, struct mt_result *res)
+{
+	double ns[MT_ROUNDS], mops[MT_ROUNDS];
+	unsigned int n = s->c->threads, r, i;
+	double ops = (double)s->blocks * s->reps;
+
+	for (r = 1; r <= MT_ROUNDS; r++) {
+		uint64_t first = UINT64_MAX, last = 0, busy = 0;
+
+		for (i = 0; i < n; i++) {
+			const struct mt_rec *rec = &s->t[i].rec[r];
+
+			first = rec->start < first ? rec->start : first;
+			last = rec->end > last ? rec->end : last;
+			busy += rec->busy;
+		}
+		ns[r - 1] = (double)busy / n / ops;
+		mops[r - 1] = ops * n / ((double)(last - first) / 1000.0);
+	}
+	res->ns_per_op = median(ns, MT_ROUNDS);
+	res->mops = median(mops, MT_ROUNDS);
+}
+
+int
+mt_case_run(const struct mt_case *c, const struct mt_alloc_ops *ops,
+		mt_run_fn *run, void *run_ctx, struct mt_result *res)
+{
+	struct mt_shared *s;
+	unsigned int i;
+	int ret = -1;
+
+	memset(res, 0, sizeof(*res));
+	if (c->threads < 1 || c->threads > MT_MAX_THREADS || c->size == 0)
+		return -1;
+	s = aligned_alloc(CACHE_LINE, sizeof(*s));
+	if (s == NULL)
+		return -1;
+	memset(s, 0, sizeof(*s));
+	s->c = c;
+	s->ops = ops;
+	s->blocks = MT_THREAD_BYTES / c->size;
+	s->blocks = s->blocks > MT_BLOCKS ? MT_BLOCKS : s->blocks;
+	s->blocks = s->blocks ? s->blocks : 1;
+	s->reps = MT_BLOCKS / s->blocks;
+	s->barrier.n = c->threads;
+	for (i = 0; i < c->threads; i++) {
+		s->t[i].blocks = calloc(s->blocks, sizeof(void *));
+		if (s->t[i].blocks == NULL)
+			goto out;
+	}
+	if (run(c->threads, thread_main, s, run_ctx) == 0 &&
+			!atomic_load(&s->failed)) {
+		result_fill(s, res);
+		ret = 0;
+	}
+	res->failed = atomic_load(&s->failed);
+	res->blocks = s->blocks;
+	res->reps = s->reps;
+out:
+	for (i = 0; i < c->threads; i++)
+		free(s->t[i].blocks);
+	free(s);
+	return ret;
+}
+
+struct pthread_arg {
+	pthread_t tid;
+	unsigned int idx;
+	int cpu; /* -1: not pinned */
+	void (*fn)(unsigned int idx, void *arg);
+	void *arg;
+};
+
+static void *
+pthread_main(void *p)
+{
+	struct pthread_arg *a = p;
+
+	if (a->cpu >= 0) {
+		cpu_set_t set;
+
+		CPU_ZERO(&set);
+		CPU_SET(a->cpu, &set);
+		pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
+	}
+	a->fn(a->idx, a->arg);
+	return NULL;
+}
+
+/* The @p i-th CPU this process may run on, wrapping around; or -1. */
+static int
+nth_cpu(unsigned int i)
+{
+	cpu_set_t set;
+	int cpu, count;
+
+	if (sched_getaffinity(0, sizeof(set), &set) != 0)
+		return -1;
+	count = CPU_COUNT(&set);
+	if (count == 0)
+		return -1;
+	i %= (unsigned int)count;
+	for (cpu = 0; cpu < CPU_SETSIZE; cpu++)
+		if (CPU_ISSET(cpu, &set) && i-- == 0)
+			return cpu;
+	return -1;
+}
+
+int
+mt_run_pthreads(unsigned int n, void (*fn)(unsigned int idx, void *arg),
+		void *arg, void *run_ctx)
+{
+	struct pthread_arg a[MT_MAX_THREADS];
+	unsigned int i, started;
+	int ret = 0;
+
+	(void)run_ctx;
+	if (n > MT_MAX_THREADS)
+		return -1;
+	for (started = 0; started < n; started++) {
+		a[started] = (struct pthread_arg){ .idx = started,
+			.cpu = nth_cpu(started),
+			.fn = fn,
+			.arg = arg };
+		if (pthread_create(&a[started].tid, NULL, pthread_main,
+				    &a[started]) != 0) {
+			ret = -1;
+			break;
+		}
+	}
+	/*
+	 * Threads that did start wait at the first barrier for the others:
+	 * a partial start cannot be undone, so it must not happen. Give up
+	 * the whole process rather than hang.
+	 */
+	if (ret != 0 && started > 0)
+		abort();
+	for (i = 0; i < started; i++)
+		pthread_join(a[i].tid, NULL);
+	return ret;
+}
+
+int
+mt_parse_threads(const char *s, unsigned int *v, unsigned int max)
+{
+	unsigned int n = 0;
+	const char *p = s;
+
+	while (*p != '\0') {
+		char *end;
+		unsigned long x;
+
+		if (*p < '0' || *p > '9')
+			return -1;
+		errno = 0;
+		x = strtoul(p, &end, 10);
+		if (errno != 0 || x < 1 || x > MT_MAX_THREADS || n == max ||
+				(n > 0 && x <= v[n - 1]))
+			return -1;
+		v[n++] = (unsigned int)x;
+		if (*end == ',' && end[1] != '\0')
+			end++;
+		else if (*end != '\0')
+			return -1;
+		p = end;
+	}
+	return n > 0 ? (int)n : -1;
+}
+
+void
+mt_result_print(FILE *f, const struct mt_case *c, const struct mt_result *res)
+{
+	fprintf(f, "mt-row %s %zu %u %u %u %.3f %.4f\n",
+			mt_shape_name(c->shape), c->size, c->threads,
+			res->blocks, res->reps, res->ns_per_op, res->mops);
+}
+
+int
+mt_result_parse(const char *line, struct mt_case *c, struct mt_result *res)
+{
+	char shape[32];
+	int sh;
+
+	memset(res, 0, sizeof(*res));
+	if (sscanf(line, "mt-row %31s %zu %u %u %u %lf %lf", shape, &c->size,
+			    &c->threads, &res->blocks, &res->reps,
+			    &res->ns_per_op, &res->mops) != 7)
+		return -1;
+	sh = mt_shape_parse(shape);
+	if (sh < 0)
+		return -1;
+	c->shape = (enum mt_shape)sh;
+	return 0;
+}
