@@ -20,7 +20,7 @@
 #include <unistd.h>
 
 #include "eal_mplock.h"
-#include "linux/eal_proc.h"
+#include "eal_sys.h"
 #include "test.h"
 
 #define MPL_ROUNDS 20000 /* increments per process */

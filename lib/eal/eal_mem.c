@@ -27,7 +27,7 @@
 #include "linux/eal_hugefile.h"
 #include "linux/eal_iova.h"
 #include "linux/eal_os.h"
-#include "linux/eal_proc.h"
+#include "eal_sys.h"
 
 static const struct eal_backing *
 mem_choose_backing(const struct eal_options *opts)

@@ -33,7 +33,7 @@
 #include "eal_memseg_list.h"
 #include "eal_mp.h"
 #include "linux/eal_os.h"
-#include "linux/eal_proc.h"
+#include "eal_sys.h"
 
 #define MP_POLL_MS 10 /* how often a waiting poster checks the process */
 

@@ -6,7 +6,7 @@
  * The config's reader-writer locks that a dead holder cannot keep
  * (eal_mp.h).
  *
- * The writer word is the writer's identity (eal_proc.h); read holds are
+ * The writer word is the writer's identity (eal_sys.h); read holds are
  * counted in total and per process table slot. A reader adds itself,
  * then looks for a writer; a writer takes the word, then waits for the
  * readers to leave: both sides use sequentially consistent operations,
@@ -25,7 +25,7 @@
 #include "eal_log.h"
 #include "eal_mem.h"
 #include "eal_mp.h"
-#include "linux/eal_proc.h"
+#include "eal_sys.h"
 
 #define MP_LOCK_SPINS 4096
 

@@ -14,7 +14,7 @@
 #include <rte_pause.h>
 
 #include "eal_mplock.h"
-#include "linux/eal_proc.h"
+#include "eal_sys.h"
 
 #define EAL_MPLOCK_SPINS 4096
 

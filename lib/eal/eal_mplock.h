@@ -8,7 +8,7 @@
 /*
  * A lock that processes sharing memory can take, and that a process
  * killed while holding it cannot keep forever: the lock word is the
- * owner's identity (eal_proc.h), not a flag. A waiter that has spun a
+ * owner's identity (eal_sys.h), not a flag. A waiter that has spun a
  * while checks whether the owner still runs; if not, it takes the lock
  * over and is told so (-EOWNERDEAD), so that it checks and repairs what
  * the lock protects, or reports what happened. A process that reuses a

@@ -18,8 +18,7 @@
 
 #include "eal_bitmap.h"
 #include "eal_memseg_list.h"
-#include "eal_thread_fence.h"
-#include "linux/eal_proc.h"
+#include "eal_sys.h"
 #include "malloc_asan.h"
 #include "malloc_cache.h"
 #include "malloc_elem.h"

@@ -16,6 +16,9 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+/* The futex calls are declared with the other services of eal_sys.h. */
+#include "eal_sys.h"
+
 /*
  * Name what occupies [@p addr, @p addr + @p len) in this process, for a
  * message: the path of the first mapping there, "[anonymous]", or "" if
@@ -93,17 +96,6 @@ int eal_os_trylock(int fd, bool exclusive);
 
 /* A hugetlbfs memfd for pages of @p page_sz. @return the fd or -errno. */
 int eal_os_memfd_huge(const char *name, uint64_t page_sz);
-
-/*
- * Sleep while the 32-bit word at @p addr, in memory that processes share,
- * holds @p val, at most @p timeout_ms (-1: no limit).
- *
- * @return 0 when woken or the word differs, -ETIMEDOUT, -EINTR.
- */
-int eal_os_futex_wait(uint32_t *addr, uint32_t val, int timeout_ms);
-
-/* Wake every process and thread sleeping on @p addr. */
-void eal_os_futex_wake(uint32_t *addr);
 
 /* The system's base page size. */
 size_t eal_os_page_size(void);

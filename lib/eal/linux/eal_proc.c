@@ -3,7 +3,7 @@
  */
 
 /*
- * Process identities (eal_proc.h), from /proc/PID/stat: field 3 is the
+ * Process identities (eal_sys.h), from /proc/PID/stat: field 3 is the
  * state (Z for a zombie) and field 22 the start time. The command name
  * (field 2) may hold spaces and parentheses, so fields are counted from
  * its last ')'.
@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "eal_os.h"
-#include "eal_proc.h"
+#include "eal_sys.h"
 
 /* State and start time of @p pid; @return 0, or -1 if it is gone. */
 static int

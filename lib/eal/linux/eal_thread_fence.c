@@ -21,7 +21,7 @@
 #include <unistd.h>
 
 #include "eal_memcfg.h"
-#include "eal_thread_fence.h"
+#include "eal_sys.h"
 
 static int
 fence_call(int cmd)
