@@ -125,9 +125,15 @@ test_defaults(void)
 	TEST_ASSERT_EQUAL(opts.base_virtaddr, 0, "base_virtaddr");
 	TEST_ASSERT_EQUAL(opts.n_log_rules, 0, "n_log_rules");
 	TEST_ASSERT_EQUAL(opts.n_lcores, 0, "n_lcores");
+	TEST_ASSERT_EQUAL(opts.malloc_retain, EAL_MALLOC_RETAIN_DEFAULT,
+			"malloc_retain");
+	TEST_ASSERT_EQUAL(opts.malloc_decay_ms, EAL_MALLOC_DECAY_DEFAULT_MS,
+			"malloc_decay_ms");
 	/* Everything else is zero: no stale byte from before. */
 	memset(&zero, 0, sizeof(zero));
 	strcpy(zero.file_prefix, "rte");
+	zero.malloc_retain = EAL_MALLOC_RETAIN_DEFAULT;
+	zero.malloc_decay_ms = EAL_MALLOC_DECAY_DEFAULT_MS;
 	TEST_ASSERT(memcmp(&zero, &opts, sizeof(zero)) == 0, "not all zero");
 	/* Resolving nothing changes nothing. */
 	TEST_ASSERT_SUCCESS(
@@ -288,6 +294,28 @@ test_memory_forms(void)
 	return TEST_SUCCESS;
 }
 
+static int
+test_malloc_retain_forms(void)
+{
+	TEST_ASSERT_EQUAL(PARSE("--malloc-retain=64"), 1, "%s", err);
+	TEST_ASSERT_EQUAL(opts.malloc_retain, 64 * RTE_MB, "64");
+	TEST_ASSERT(opts.malloc_retain_given, "given");
+	TEST_ASSERT_EQUAL(PARSE("--malloc-retain", "1G"), 2, "%s", err);
+	TEST_ASSERT_EQUAL(opts.malloc_retain, RTE_GB, "1G");
+	TEST_ASSERT_EQUAL(PARSE("--malloc-retain=0"), 1, "%s", err);
+	TEST_ASSERT_EQUAL(opts.malloc_retain, 0, "0");
+	TEST_ASSERT_EQUAL(PARSE("--malloc-decay=0"), 1, "%s", err);
+	TEST_ASSERT_EQUAL(opts.malloc_decay_ms, 0, "decay 0");
+	TEST_ASSERT(opts.malloc_decay_given, "decay given");
+	TEST_ASSERT_EQUAL(PARSE("--malloc-decay", "3600000"), 2, "%s", err);
+	TEST_ASSERT_EQUAL(opts.malloc_decay_ms, 3600000, "decay max");
+	/* Dynamic memory with files per page: both apply. */
+	TEST_ASSERT_EQUAL(PARSE("--malloc-retain=8", "--malloc-decay=5",
+					  "--single-file-segments"),
+			3, "%s", err);
+	return TEST_SUCCESS;
+}
+
 #define MEM_EXPECT "expected a size in MB, e.g. 512 or 2G"
 
 static int
@@ -409,6 +437,20 @@ test_socket_mem_bad(void)
 				"invalid value '1.5' for --socket-limit: " SM_EXPECT },
 		{ { "--socket-limit" },
 				"option --socket-limit requires an argument" },
+		{ { "--malloc-retain=1.5" },
+				"invalid value '1.5' for --malloc-retain: "
+				"expected a size in MB, e.g. 256 or 1G (0: keep nothing)" },
+		{ { "--malloc-retain=-1" },
+				"invalid value '-1' for --malloc-retain: "
+				"expected a size in MB, e.g. 256 or 1G (0: keep nothing)" },
+		{ { "--malloc-decay=3600001" },
+				"invalid value '3600001' for --malloc-decay: "
+				"expected milliseconds from 0 to 3600000" },
+		{ { "--malloc-decay=1s" },
+				"invalid value '1s' for --malloc-decay: "
+				"expected milliseconds from 0 to 3600000" },
+		{ { "--malloc-decay" },
+				"option --malloc-decay requires an argument" },
 	};
 	char list[4 * (RTE_MAX_NUMA_NODES + 1)] = "";
 	char msg[256];
@@ -1054,6 +1096,15 @@ static const struct bad_case conflict_cases[] = {
 	{ { "--legacy-mem", "--match-allocations" },
 			"options --legacy-mem and --match-allocations" NOT_TOGETHER
 			"legacy memory is never freed" },
+	{ { "--malloc-retain=64", "--legacy-mem" },
+			"options --malloc-retain and --legacy-mem" NOT_TOGETHER
+			"its memory never goes back, so none is kept" },
+	{ { "--malloc-decay=10", "--no-huge" },
+			"options --malloc-decay and --no-huge" NOT_TOGETHER
+			"its memory never goes back, so none is kept" },
+	{ { "--malloc-retain=1", "--match-allocations" },
+			"options --malloc-retain and --match-allocations" NOT_TOGETHER
+			"each allocation gives its own pages back as soon as it is freed" },
 	{ { "--socket-limit=1024", "--no-huge" },
 			"options --socket-limit and --no-huge" NOT_TOGETHER
 			"memory without hugepages never grows, so the limit could never apply" },
@@ -1260,6 +1311,7 @@ static struct unit_test_suite eal_options_suite = { .suite_name = "EAL options",
 			TEST_CASE(test_argv_unchanged), TEST_CASE(test_usage),
 			TEST_CASE(test_huge_unlink_name),
 			TEST_CASE(test_memory_forms),
+			TEST_CASE(test_malloc_retain_forms),
 			TEST_CASE(test_memory_bad),
 			TEST_CASE(test_socket_mem_forms),
 			TEST_CASE(test_socket_mem_bad),

@@ -161,6 +161,11 @@ mem_publish_layout(struct eal_mem *mem)
 	mcfg->huge_unlink = (uint8_t)opts->huge_unlink;
 	mcfg->keep_memzones = opts->keep_memzones != EAL_KEEP_OFF;
 	mcfg->match_allocations = opts->match_allocations;
+	/* Modes whose pages never go back, page by page, keep none. */
+	mcfg->malloc_retain = opts->legacy_mem || opts->match_allocations ?
+			0 :
+			opts->malloc_retain;
+	mcfg->malloc_decay_ms = opts->malloc_decay_ms;
 	RTE_BUILD_BUG_ON(EAL_MCFG_MAX_DIRS < EAL_MAX_PAGE_SIZES);
 	for (s = 0; s < mem->hpi->n_sizes; s++) {
 		mcfg->dirs[s].page_sz = mem->hpi->sizes[s].page_sz;

@@ -25,7 +25,7 @@
 #include <rte_spinlock.h>
 
 #define EAL_MCFG_MAGIC 0x524d454dU /* "MEMR" */
-#define EAL_MCFG_VERSION 3
+#define EAL_MCFG_VERSION 4
 #define EAL_MCFG_MAX_DIRS 4 /* hugetlbfs directories: one per page size */
 #define EAL_MP_MAX_PROCS 32 /* processes of a prefix at once */
 
@@ -90,6 +90,8 @@ struct rte_mem_config {
 	uint8_t no_huge; /* 1: anonymous 4 KB pages */
 	uint8_t iova_mode; /* enum rte_iova_mode in force */
 	uint8_t match_allocations; /* 1: give pages back only as allocated */
+	uint32_t malloc_decay_ms; /* --malloc-decay */
+	uint64_t malloc_retain; /* --malloc-retain, bytes per heap */
 
 	uint64_t malloc_off; /* lib/malloc's shared state, from region
 			      * start; 0 until lib/malloc set it up */

@@ -69,6 +69,9 @@ static const char *const opt_expect[EAL_OPT_COUNT] = {
 	[EAL_OPT_HUGE_UNLINK] = "existing, always or never",
 	[EAL_OPT_IOVA_MODE] = "pa or va",
 	[EAL_OPT_KEEP_MEMZONES] = "nothing, or =discard-mismatch",
+	[EAL_OPT_MALLOC_RETAIN] =
+			"a size in MB, e.g. 256 or 1G (0: keep nothing)",
+	[EAL_OPT_MALLOC_DECAY] = "milliseconds from 0 to 3600000",
 	[EAL_OPT_PROC_TYPE] = "primary, secondary or auto",
 	[EAL_OPT_BASE_VIRTADDR] =
 			"a non-zero hexadecimal address, e.g. 0x100000000",
@@ -260,6 +263,32 @@ opt_memory(struct eal_options *opts, const struct opt_ctx *ctx)
 	if (ret < 0)
 		return bad_size(ctx, ret, ctx->value, len);
 	opts->memory_given = true;
+	return 0;
+}
+
+static int
+opt_malloc_retain(struct eal_options *opts, const struct opt_ctx *ctx)
+{
+	size_t len = strlen(ctx->value);
+	int ret;
+
+	ret = parse_size(ctx->value, len, &opts->malloc_retain);
+	if (ret < 0)
+		return bad_size(ctx, ret, ctx->value, len);
+	opts->malloc_retain_given = true;
+	return 0;
+}
+
+static int
+opt_malloc_decay(struct eal_options *opts, const struct opt_ctx *ctx)
+{
+	uint64_t ms;
+
+	if (parse_u64(ctx->value, strlen(ctx->value), &ms) < 0 ||
+			ms > EAL_MALLOC_DECAY_MAX_MS)
+		return bad_value(ctx, "expected %s", opt_expect[ctx->id]);
+	opts->malloc_decay_ms = (uint32_t)ms;
+	opts->malloc_decay_given = true;
 	return 0;
 }
 
@@ -631,6 +660,8 @@ static const opt_handler opt_handlers[EAL_OPT_COUNT] = {
 	[EAL_OPT_MATCH_ALLOCATIONS] = opt_switch,
 	[EAL_OPT_NO_SHCONF] = opt_switch,
 	[EAL_OPT_KEEP_MEMZONES] = opt_keep_memzones,
+	[EAL_OPT_MALLOC_RETAIN] = opt_malloc_retain,
+	[EAL_OPT_MALLOC_DECAY] = opt_malloc_decay,
 	[EAL_OPT_IOVA_MODE] = opt_iova_mode,
 	[EAL_OPT_PROC_TYPE] = opt_proc_type,
 	[EAL_OPT_BASE_VIRTADDR] = opt_base_virtaddr,
@@ -725,6 +756,8 @@ eal_options_defaults(struct eal_options *opts)
 {
 	memset(opts, 0, sizeof(*opts));
 	strcpy(opts->file_prefix, "rte");
+	opts->malloc_retain = EAL_MALLOC_RETAIN_DEFAULT;
+	opts->malloc_decay_ms = EAL_MALLOC_DECAY_DEFAULT_MS;
 	opts->huge_unlink = EAL_HUGE_UNLINK_EXISTING;
 	opts->iova_mode = RTE_IOVA_DC;
 	opts->proc_type = RTE_PROC_PRIMARY;
@@ -854,6 +887,22 @@ resolve_limit_conflicts(const struct eal_options *o, char *err, size_t len)
 	if (o->legacy_mem && o->match_allocations)
 		return conflict(err, len, "--legacy-mem", "--match-allocations",
 				"legacy memory is never freed");
+	/* Asking to keep nothing agrees with every mode. */
+	if (((o->malloc_retain_given && o->malloc_retain != 0) ||
+			    (o->malloc_decay_given &&
+					    o->malloc_decay_ms != 0)) &&
+			(o->no_huge || o->legacy_mem || o->match_allocations))
+		return conflict(err, len,
+				o->malloc_retain_given && o->malloc_retain != 0 ?
+						"--malloc-retain" :
+						"--malloc-decay",
+				o->no_huge ? "--no-huge" :
+						o->legacy_mem ?
+					     "--legacy-mem" :
+					     "--match-allocations",
+				o->no_huge || o->legacy_mem ?
+						"its memory never goes back, so none is kept" :
+						"each allocation gives its own pages back as soon as it is freed");
 	if (o->n_socket_limit != 0 && o->no_huge)
 		return conflict(err, len, "--socket-limit", "--no-huge",
 				"memory without hugepages never grows, so the limit "

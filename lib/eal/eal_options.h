@@ -56,6 +56,10 @@ enum eal_opt_arg {
 			"Map all memory at start and never give it back") \
 	X(MATCH_ALLOCATIONS, "match-allocations", 0, EAL_ARG_NONE, NULL, \
 			"Free memory exactly as it was allocated") \
+	X(MALLOC_RETAIN, "malloc-retain", 0, EAL_ARG_REQUIRED, "MB", \
+			"Free memory each heap keeps mapped for reuse, in MB or with a K/M/G suffix (default 256; 0: give pages back at once)") \
+	X(MALLOC_DECAY, "malloc-decay", 0, EAL_ARG_REQUIRED, "MS", \
+			"How long kept memory may stay unused before it goes back, in ms (default 1000)") \
 	X(KEEP_MEMZONES, "keep-memzones", 0, EAL_ARG_OPTIONAL, \
 			"discard-mismatch", \
 			"Bring back the last run's memzones (needs --huge-unlink=never)") \
@@ -96,6 +100,11 @@ enum eal_keep_memzones {
 				    * warn and start without them */
 };
 
+/* Free memory a heap keeps mapped, by default, and for how long. */
+#define EAL_MALLOC_RETAIN_DEFAULT (UINT64_C(256) << 20)
+#define EAL_MALLOC_DECAY_DEFAULT_MS 1000
+#define EAL_MALLOC_DECAY_MAX_MS 3600000 /* an hour */
+
 #define EAL_FILE_PREFIX_MAX 64
 #define EAL_MAX_LOG_RULES 16
 
@@ -125,6 +134,10 @@ struct eal_options {
 	bool single_file_segments;
 	bool legacy_mem; /* also set by --no-huge */
 	bool match_allocations;
+	uint64_t malloc_retain; /* --malloc-retain, bytes per heap */
+	bool malloc_retain_given; /* --malloc-retain seen */
+	uint32_t malloc_decay_ms; /* --malloc-decay */
+	bool malloc_decay_given; /* --malloc-decay seen */
 	bool no_shconf; /* also set by --in-memory */
 	enum eal_keep_memzones keep_memzones;
 	enum rte_proc_type_t proc_type; /* RTE_PROC_PRIMARY by default */
