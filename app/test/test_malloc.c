@@ -155,6 +155,9 @@ static int
 stats_get(int socket, struct rte_malloc_socket_stats *s)
 {
 	memset(s, 0, sizeof(*s));
+	/* Free pages kept for reuse would make shapes differ: none. */
+	TEST_ASSERT(rte_malloc_heap_trim(socket) >= 0, "trim socket %d",
+			socket);
 	TEST_ASSERT_SUCCESS(rte_malloc_get_socket_stats(socket, s),
 			"no stats for socket %d", socket);
 	TEST_ASSERT_EQUAL(s->heap_allocsz_bytes + s->heap_freesz_bytes,
@@ -868,16 +871,23 @@ REGISTER_CHILD_ACTION(malloc_free_unmapped, malloc_child_free_unmapped)
 /*
  * Run child action @p action in a fresh EAL with file prefix and scratch
  * directory @p name and EAL options @p extra (up to 4, NULL-terminated;
- * NULL: none, and the heap grows on demand).
+ * NULL: none, and the heap grows on demand). The children check when
+ * pages go back: they give them back at once (--malloc-retain=0), unless
+ * @p extra sets --malloc-retain itself.
  */
 static int
 run_heap_child_with(
 		const char *action, const char *name, const char *const *extra)
 {
 	char dir[PATH_MAX], dir_arg[PATH_MAX + 16], prefix[64];
-	const char *args[7] = { dir_arg, prefix, NULL };
+	const char *args[8] = { dir_arg, prefix, "--malloc-retain=0", NULL };
 	struct test_child_result res;
-	unsigned int n = 2;
+	const char *const *e;
+	unsigned int n = 3;
+
+	for (e = extra; e != NULL && *e != NULL; e++)
+		if (strncmp(*e, "--malloc-retain", 15) == 0)
+			n = 2;
 	int ret;
 
 	while (extra != NULL && *extra != NULL && n < RTE_DIM(args) - 1)

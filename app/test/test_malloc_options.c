@@ -6,8 +6,10 @@
  * The EAL options that shape how heaps grow and shrink, each in a child
  * process of its own: --socket-limit (growth refused past the limit) and
  * --match-allocations (pages go back only as the block they came in),
- * and external heaps under --no-huge; and one case that needs a heap as
- * fresh as a new process has.
+ * and external heaps under --no-huge; --malloc-retain and --malloc-decay
+ * (free pages kept for reuse, given back by rte_malloc_heap_trim() or by
+ * an idle heap itself); and one case that needs a heap as fresh as a new
+ * process has.
  */
 
 #include <errno.h>
@@ -15,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include <rte_common.h>
 #include <rte_errno.h>
@@ -166,14 +169,120 @@ mo_child_shrink_end(int argc, char **argv)
 }
 REGISTER_CHILD_ACTION(mo_shrink_end, mo_child_shrink_end)
 
-/* Run @p action with @p opt (or none) in a scratch dir; 0 if it exit 0. */
+/* Own hugetlb memory of this process, in MB, or -1. */
+static long
+mo_own_mb(void)
+{
+	long kb = test_own_hugetlb_kb();
+
+	return kb < 0 ? -1 : kb >> 10;
+}
+
+/*
+ * Child with --malloc-retain=64 and a decay of an hour: a freed block's
+ * pages stay and serve the next block without growth, until
+ * rte_malloc_heap_trim() gives them back. Returns the failed step.
+ */
 static int
-mo_run(const char *name, const char *action, const char *opt,
+mo_child_retain(int argc, char **argv)
+{
+	long base = mo_own_mb();
+	int64_t given;
+	uint8_t *a;
+	size_t i;
+
+	RTE_SET_USED(argc);
+	RTE_SET_USED(argv);
+	/* 16 MB and a header: 9 pages. */
+	a = rte_malloc(NULL, 16 * MB, 0);
+	if (a == NULL || mo_heap_total() != 18 * MB || mo_own_mb() != base + 18)
+		return 1;
+	memset(a, 0xab, 16 * MB);
+	rte_free(a);
+	if (mo_heap_total() != 18 * MB || mo_own_mb() != base + 18)
+		return 2;
+	/* The kept pages serve again; a clean heap cleared them on free. */
+	a = rte_zmalloc(NULL, 16 * MB, 0);
+	if (a == NULL || mo_heap_total() != 18 * MB)
+		return 3;
+	for (i = 0; i < 16 * MB; i++)
+		if (a[i] != 0)
+			return 4;
+	rte_free(a);
+	given = rte_malloc_heap_trim(SOCKET_ID_ANY);
+	if (given != (int64_t)(18 * MB) || mo_heap_total() != 0 ||
+			mo_own_mb() != base)
+		return 5;
+	if (rte_malloc_heap_trim(SOCKET_ID_ANY) != 0)
+		return 6;
+	if (rte_malloc_heap_trim(99) != -1 || rte_errno != EINVAL)
+		return 7;
+	return 0;
+}
+REGISTER_CHILD_ACTION(mo_retain, mo_child_retain)
+
+/*
+ * Child with --malloc-retain=4: of 18 MB freed, pages go back but for
+ * what keeps the heap's free memory within 4 MB.
+ */
+static int
+mo_child_retain_limit(int argc, char **argv)
+{
+	void *a;
+
+	RTE_SET_USED(argc);
+	RTE_SET_USED(argv);
+	a = rte_malloc(NULL, 16 * MB, 0);
+	if (a == NULL || mo_heap_total() != 18 * MB)
+		return 1;
+	rte_free(a);
+	if (mo_heap_total() > 4 * MB)
+		return 2;
+	return 0;
+}
+REGISTER_CHILD_ACTION(mo_retain_limit, mo_child_retain_limit)
+
+/*
+ * Child with --malloc-decay=1500: the pages of a freed block stay, then
+ * an idle heap gives them back by itself (the trim thread), within a
+ * generous 20 s.
+ */
+static int
+mo_child_decay(int argc, char **argv)
+{
+	long base = mo_own_mb();
+	unsigned int waited;
+	void *a;
+
+	RTE_SET_USED(argc);
+	RTE_SET_USED(argv);
+	a = rte_malloc(NULL, 16 * MB, 0);
+	if (a == NULL)
+		return 1;
+	rte_free(a);
+	/* Well within the decay time: still kept. */
+	if (mo_own_mb() != base + 18)
+		return 2;
+	for (waited = 0; waited < 20000 && mo_own_mb() != base; waited += 20)
+		usleep(20000);
+	if (mo_own_mb() != base || mo_heap_total() != 0)
+		return 3;
+	printf("idle heap gave its pages back after %u ms\n", waited);
+	return 0;
+}
+REGISTER_CHILD_ACTION(mo_decay, mo_child_decay)
+
+/*
+ * Run @p action with the EAL options @p opts (NULL-ended, up to 4) in a
+ * scratch dir, then "--" and @p app_arg; 0 if it exits 0.
+ */
+static int
+mo_run_opts(const char *name, const char *action, const char *const *opts,
 		const char *app_arg)
 {
 	struct test_child_result res;
 	char dir[256], dir_arg[300], prefix_arg[64];
-	const char *args[8];
+	const char *args[10];
 	int n = 0, ret;
 
 	if (test_scratch_dir(name, dir, sizeof(dir)) < 0)
@@ -182,8 +291,8 @@ mo_run(const char *name, const char *action, const char *opt,
 	snprintf(prefix_arg, sizeof(prefix_arg), "--file-prefix=mo%s", name);
 	args[n++] = dir_arg;
 	args[n++] = prefix_arg;
-	if (opt != NULL)
-		args[n++] = opt;
+	while (*opts != NULL && n < 6)
+		args[n++] = *opts++;
 	args[n++] = "--";
 	args[n++] = app_arg;
 	args[n] = NULL;
@@ -192,8 +301,27 @@ mo_run(const char *name, const char *action, const char *opt,
 	TEST_ASSERT_SUCCESS(test_scratch_dir_remove(dir), "scratch dir");
 	TEST_ASSERT_SUCCESS(ret, "child did not run: %s", res.output);
 	TEST_ASSERT_EQUAL(res.exit_code, 0, "%s %s: step %d failed: %s", action,
-			opt != NULL ? opt : "", res.exit_code, res.output);
+			args[2], res.exit_code, res.output);
 	return TEST_SUCCESS;
+}
+
+/*
+ * Run @p action with @p opt (or none). The children count the pages a
+ * free gives back, so those that may keep pages (not
+ * --match-allocations or --no-huge) give them back at once.
+ */
+static int
+mo_run(const char *name, const char *action, const char *opt,
+		const char *app_arg)
+{
+	const char *opts[3] = { NULL };
+	int n = 0;
+
+	if (opt != NULL)
+		opts[n++] = opt;
+	if (opt == NULL || strcmp(opt, "--socket-limit=16") == 0)
+		opts[n++] = "--malloc-retain=0";
+	return mo_run_opts(name, action, opts, app_arg);
 }
 
 static int
@@ -226,6 +354,31 @@ test_mo_shrink_end(void)
 	return mo_run("shrinkend", "mo_shrink_end", NULL, "0");
 }
 
+static int
+test_mo_retain(void)
+{
+	static const char *const opts[] = { "--malloc-retain=64",
+		"--malloc-decay=3600000", NULL };
+
+	return mo_run_opts("retain", "mo_retain", opts, "0");
+}
+
+static int
+test_mo_retain_limit(void)
+{
+	static const char *const opts[] = { "--malloc-retain=4", NULL };
+
+	return mo_run_opts("retainlimit", "mo_retain_limit", opts, "0");
+}
+
+static int
+test_mo_decay(void)
+{
+	static const char *const opts[] = { "--malloc-decay=1500", NULL };
+
+	return mo_run_opts("decay", "mo_decay", opts, "0");
+}
+
 static struct unit_test_suite mo_suite = {
 	.suite_name = "heap options",
 	.unit_test_cases = {
@@ -234,6 +387,9 @@ static struct unit_test_suite mo_suite = {
 		TEST_CASE(test_mo_no_match),
 		TEST_CASE(test_mo_nohuge_external),
 		TEST_CASE(test_mo_shrink_end),
+		TEST_CASE(test_mo_retain),
+		TEST_CASE(test_mo_retain_limit),
+		TEST_CASE(test_mo_decay),
 		TEST_CASES_END(),
 	},
 };

@@ -37,6 +37,7 @@
 #include "malloc_asan.h"
 #include "malloc_heap.h"
 #include "malloc_slab.h"
+#include "malloc_trim.h"
 
 #define HEAP_MAX_RELEASE 8 /* page ranges given back by one free */
 
@@ -227,6 +228,7 @@ malloc_heap_page_may_go(struct rte_mem_config *mcfg,
 	const void *data = RTE_PTR_ADD(e, MALLOC_ELEM_HEADER_LEN);
 
 	return heap_shrinks(mcfg, heap) &&
+			!malloc_trim_would_keep(mcfg, heap) &&
 			heap_page_freeable(
 					mcfg, msl, eal_msl_addr_idx(msl, data));
 }
@@ -294,6 +296,26 @@ heap_plan_release(struct rte_mem_config *mcfg, const struct malloc_heap *heap,
 	if (e->size < heap_msl(mcfg, e)->page_sz)
 		return 0;
 	return heap_plan_release_pages(mcfg, heap, e, wlo, whi, rel);
+}
+
+/*
+ * The pages a free would give back, unless the heap keeps them for reuse
+ * (malloc_trim.h): then none. Kept pages are free memory like any other,
+ * cleared by the free if the element is clean.
+ */
+static unsigned int
+heap_plan_free(struct rte_mem_config *mcfg, struct malloc_heap *heap,
+		const struct malloc_elem *e, uintptr_t wlo, uintptr_t whi,
+		struct heap_range *rel)
+{
+	unsigned int n = heap_plan_release(mcfg, heap, e, wlo, whi, rel), i;
+	size_t bytes = 0;
+
+	if (n == 0)
+		return 0;
+	for (i = 0; i < n; i++)
+		bytes += rel[i].end - rel[i].start;
+	return malloc_trim_keep(mcfg, heap, bytes) ? 0 : n;
 }
 
 /* Hand pages [a, b) of list @p msl back to lib/eal. */
@@ -399,7 +421,8 @@ heap_queued_near(struct rte_mem_config *mcfg, const struct malloc_heap *heap,
 	unsigned int below = eal_msl_addr_idx(msl, RTE_PTR_SUB(e, 1));
 	unsigned int above = eal_msl_addr_idx(msl, malloc_elem_end(e));
 
-	if ((!qp && !qn) || !heap_shrinks(mcfg, heap))
+	if ((!qp && !qn) || !heap_shrinks(mcfg, heap) ||
+			malloc_trim_would_keep(mcfg, heap))
 		return false;
 	return (qp && heap_page_freeable(mcfg, msl, below)) ||
 			(qn && heap_page_freeable(mcfg, msl, above));
@@ -441,7 +464,7 @@ heap_free_used(struct rte_mem_config *mcfg, struct malloc_heap *heap,
 		cs -= MALLOC_ELEM_HEADER_LEN;
 	if (high)
 		ce += MALLOC_ELEM_HEADER_LEN;
-	n_rel = heap_plan_release(mcfg, heap, e, wlo, whi, rel);
+	n_rel = heap_plan_free(mcfg, heap, e, wlo, whi, rel);
 	if (!malloc_elem_is_dirty(e) && used_end < whi) {
 		/* The part never used is zero: the joined header is not. */
 		heap->cleared_on_free += heap_clear(cs, used_end, rel, n_rel);
@@ -664,7 +687,7 @@ heap_drain_run(struct rte_mem_config *mcfg, struct malloc_heap *heap,
 	first->t.flags = flags;
 	first->t.state = ELEM_FREE;
 	first->t.pad = 0;
-	n_rel = heap_plan_release(mcfg, heap, first, wlo, whi, rel);
+	n_rel = heap_plan_free(mcfg, heap, first, wlo, whi, rel);
 	if (!malloc_elem_is_dirty(first))
 		heap->cleared_on_free += heap_run_clear(
 				first, first_size, first_used, rel, n_rel);
@@ -1067,6 +1090,66 @@ heap_trim(struct rte_mem_config *mcfg, struct malloc_heap *heap,
 		return;
 	heap_remove_free(mcfg, heap, e);
 	heap_release(mcfg, heap, e, rel, n_rel);
+}
+
+/* Free elements with a whole page, collected by one pass of a trim. */
+#define HEAP_TRIM_BATCH 64
+
+/*
+ * Up to HEAP_TRIM_BATCH free elements of @p b that hold a whole page
+ * that may go back, into @p v. The lists are only read.
+ */
+static unsigned int
+heap_trim_collect(struct rte_mem_config *mcfg, const struct malloc_heap *heap,
+		const struct malloc_bins *b, struct malloc_elem **v)
+{
+	struct heap_range rel[HEAP_MAX_RELEASE];
+	unsigned int f, s, n = 0;
+	struct malloc_elem *e;
+
+	malloc_bins_class(b->page_sz, &f, &s);
+	for (; f < MALLOC_BINS_FL_COUNT; f++, s = 0) {
+		for (; s < MALLOC_BINS_SL_COUNT; s++) {
+			for (e = b->head[f][s]; e != NULL; e = e->free_next) {
+				if (heap_plan_release(mcfg, heap, e,
+						    (uintptr_t)e,
+						    (uintptr_t)malloc_elem_end(
+								    e),
+						    rel) == 0)
+					continue;
+				v[n++] = e;
+				if (n == HEAP_TRIM_BATCH)
+					return n;
+			}
+		}
+	}
+	return n;
+}
+
+size_t
+malloc_heap_trim(struct rte_mem_config *mcfg, struct malloc_heap *heap)
+{
+	struct malloc_elem *v[HEAP_TRIM_BATCH];
+	size_t before = heap->total_size;
+	unsigned int i, j, n;
+
+	if (!heap_shrinks(mcfg, heap))
+		return 0;
+	malloc_queue_drain(mcfg, heap);
+	for (i = 0; i < heap->n_bins; i++) {
+		/* A pass changes the lists: collect again until none is left. */
+		while ((n = heap_trim_collect(mcfg, heap, &heap->bins[i], v)) >
+				0) {
+			size_t total = heap->total_size;
+
+			for (j = 0; j < n; j++)
+				heap_trim(mcfg, heap, v[j]);
+			if (heap->total_size == total)
+				break; /* lib/eal refused: do not spin */
+		}
+	}
+	heap->keeping = 0;
+	return before - heap->total_size;
 }
 
 /*

@@ -56,6 +56,9 @@ struct malloc_heap {
 	unsigned int free_count; /* free elements */
 	uint64_t cleared_on_free; /* bytes cleared by frees */
 	uint64_t cleared_on_zmalloc; /* bytes cleared by rte_zmalloc() */
+	size_t pinned_size; /* bytes of pages that never go back (-m) */
+	uint8_t keeping; /* 1: a free kept whole pages since the last trim */
+	uint64_t keep_ns; /* when a free last kept pages (CLOCK_MONOTONIC) */
 	unsigned int n_bins; /* bins[] entries in use */
 	struct malloc_bins bins[MALLOC_MAX_PAGE_SIZES]; /* per page size */
 	/* Small frees not joined yet, per size (malloc_queue.h). */
@@ -83,6 +86,8 @@ struct malloc_state {
 	uint64_t slab_map_off[RTE_MAX_MEMSEG_LISTS];
 	uint32_t slab_map_words[RTE_MAX_MEMSEG_LISTS]; /* words in it */
 	struct malloc_mz_table memzones;
+	uint32_t trim_seq; /* bumped (and futex-woken) when a heap starts
+			    * keeping pages, or a trim thread must stop */
 	uint8_t caches_on; /* 1: small frees may go to lcore caches */
 	uint8_t slabs_on; /* 1: small allocations may come from slabs */
 	struct malloc_cache caches[RTE_MAX_LCORE];
@@ -257,8 +262,9 @@ void malloc_heap_free_used(struct rte_mem_config *mcfg,
 
 /*
  * @return true if the page where the data of busy element @p e of
- * @p heap starts could go back to lib/eal once free: the heap shrinks
- * and -m does not pin the page. Needs no lock.
+ * @p heap starts could go back to lib/eal once free: the heap shrinks,
+ * does not keep free pages at the moment (malloc_trim.h) and -m does
+ * not pin the page. Needs no lock.
  */
 bool malloc_heap_page_may_go(struct rte_mem_config *mcfg,
 		const struct malloc_heap *heap, const struct malloc_elem *e);
@@ -350,6 +356,14 @@ int malloc_heap_restore(struct rte_mem_config *mcfg, struct malloc_heap *heap,
  */
 struct malloc_elem *malloc_heap_largest(
 		struct malloc_heap *heap, const struct malloc_req *req);
+
+/*
+ * Give back every whole free page of @p heap that may go to lib/eal:
+ * the queue and the caches are drained first. The caller holds the lock.
+ *
+ * @return the bytes given back.
+ */
+size_t malloc_heap_trim(struct rte_mem_config *mcfg, struct malloc_heap *heap);
 
 /* Fill @p s from @p heap (takes the lock, drains the queue). */
 void malloc_heap_get_stats(

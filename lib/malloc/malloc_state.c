@@ -23,6 +23,7 @@
 #include "malloc_asan.h"
 #include "malloc_heap.h"
 #include "malloc_keep.h"
+#include "malloc_trim.h"
 
 static struct malloc_heap *
 state_node_heap(struct malloc_state *st, int socket)
@@ -50,17 +51,21 @@ state_add_run(const struct rte_memseg_list *msl, const struct rte_memseg *ms,
 		size_t len, void *arg)
 {
 	struct rte_mem_config *mcfg = arg;
-	size_t n = len / msl->page_sz, i;
+	size_t n = len / msl->page_sz, i, pinned = 0;
+	struct malloc_heap *heap;
 	bool dirty = false;
 
 	if (msl->external || !msl->heap)
 		return 0;
 	/* A run's memsegs are consecutive slots. */
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		dirty |= (ms[i].flags & RTE_MEMSEG_FLAG_DIRTY) != 0;
-	malloc_heap_add_memory(mcfg,
-			state_node_heap(malloc_state_of(mcfg), msl->socket_id),
-			eal_msl_index(mcfg, msl), ms->addr, len, dirty);
+		pinned += (ms[i].flags & RTE_MEMSEG_FLAG_DO_NOT_FREE) != 0;
+	}
+	heap = state_node_heap(malloc_state_of(mcfg), msl->socket_id);
+	heap->pinned_size += pinned * msl->page_sz;
+	malloc_heap_add_memory(mcfg, heap, eal_msl_index(mcfg, msl), ms->addr,
+			len, dirty);
 	return 0;
 }
 
@@ -96,13 +101,16 @@ state_add_lists(struct rte_mem_config *mcfg, char *err, size_t err_len)
 static int
 malloc_state_attach(struct rte_mem_config *mcfg, char *err, size_t err_len)
 {
+	int ret;
+
 	if (mcfg->malloc_off == 0) {
 		snprintf(err, err_len,
 				"the primary process of this file prefix has no "
 				"heap set up");
 		return -ENOENT;
 	}
-	return malloc_cache_attach(mcfg, err, err_len);
+	ret = malloc_cache_attach(mcfg, err, err_len);
+	return ret < 0 ? ret : malloc_trim_start(mcfg, err, err_len);
 }
 
 static int
@@ -138,10 +146,12 @@ malloc_state_init(struct rte_mem_config *mcfg, char *err, size_t err_len)
 	else
 		free(plan);
 	rte_mcfg_mem_write_unlock();
+	if (ret == 0) {
+		malloc_cache_init(mcfg);
+		ret = malloc_trim_start(mcfg, err, err_len);
+	}
 	if (ret < 0)
 		mcfg->malloc_off = 0;
-	else
-		malloc_cache_init(mcfg);
 	return ret;
 }
 
@@ -163,6 +173,7 @@ state_unpoison_run(const struct rte_memseg_list *msl,
 static void
 malloc_state_cleanup(struct rte_mem_config *mcfg)
 {
+	malloc_trim_stop();
 	if (malloc_asan_enabled())
 		rte_memseg_contig_walk_thread_unsafe(state_unpoison_run, NULL);
 	/* The state dies with the config; only stop using it. */

@@ -284,6 +284,24 @@ void rte_malloc_dump_heaps(FILE *f);
  */
 rte_iova_t rte_malloc_virt2iova(const void *addr);
 
+/**
+ * Give back to the kernel, at once, the whole free pages a heap keeps
+ * mapped for reuse (see --malloc-retain and --malloc-decay), as the trim
+ * thread does once they have stayed unused for the decay time. Blocks
+ * waiting in the heap's queue and in the lcore caches are freed first,
+ * so every page no allocation uses goes back, except those -m pins.
+ * Heaps that never give pages back (--legacy-mem, --no-huge, external
+ * heaps) give back nothing.
+ *
+ * @param socket_id
+ *   The NUMA node (or external heap socket id) of the heap, or
+ *   SOCKET_ID_ANY for every heap.
+ * @return
+ *   The bytes given back, or -1 with rte_errno set: EINVAL if
+ *   @p socket_id has no heap, E_RTE_NO_CONFIG before rte_eal_init().
+ */
+int64_t rte_malloc_heap_trim(int socket_id);
+
 /** Maximum length of a heap name, with its terminating NUL. */
 #define RTE_HEAP_NAME_MAX_LEN 32
 
