@@ -83,6 +83,9 @@ static const unsigned int default_sizes_mb[] = { 1024, 2048, 4096, 8192 };
 			"and mimalloc (and DPDK with --compare-dpdk), each peer in a child\n" \
 			"process; --max-size caps the block sizes; --plot draws aggregate\n" \
 			"throughput against threads") \
+	X(PEERS, "peers", required_argument, "NAME,NAME,...|none", \
+			"--threads: the general-purpose allocators to compare with\n" \
+			"(default glibc,jemalloc,tcmalloc,mimalloc; none: rtemem only)") \
 	X(QUIET, "quiet", no_argument, NULL, "no progress on stderr") \
 	X(HELP, "help", no_argument, NULL, "print this help and exit")
 
@@ -297,6 +300,12 @@ opt_set(struct mperf_opts *o, int opt, const char *arg)
 		o->n_threads = (unsigned int)n;
 		return 0;
 	}
+	case OPT_PEERS:
+		if (mperf_peers_parse(arg, o->peers) < 0)
+			return bad_value("peers", arg,
+					"glibc, jemalloc, tcmalloc and mimalloc separated by commas, or none");
+		o->peers_set = true;
+		return 0;
 	case OPT_QUIET:
 		o->quiet = true;
 		return 0;
@@ -323,6 +332,11 @@ opts_check(const struct mperf_opts *o)
 									0)))
 		return bad_value("plot", o->plot,
 				"the file name must end in .png or .svg");
+	if (o->peers_set && o->n_threads == 0) {
+		fprintf(stderr, "%s: --peers applies to --threads only\n",
+				MPERF_PROG);
+		return -1;
+	}
 	if (o->n_threads > 0 &&
 			(o->no_startup || o->no_alloc_table ||
 					o->reps != DEFAULT_REPS ||
@@ -358,6 +372,7 @@ opts_parse(int argc, char **argv, struct mperf_opts *o)
 	int opt;
 
 	memset(o, 0, sizeof(*o));
+	mperf_peers_parse("all", o->peers);
 	o->reps = DEFAULT_REPS;
 	o->max_runs = 10000;
 	for (i = 0; i < RTE_DIM(default_sizes_mb); i++)

@@ -127,6 +127,9 @@ struct mperf_rows {
 	unsigned int cap; /* rows allocated */
 };
 
+/* General-purpose allocators --threads compares with (threads.c). */
+#define MPERF_N_PEERS 4
+
 /* One row of --threads: an allocator and a case. */
 struct mperf_mt_row {
 	const char *alloc; /* "rtemem", "glibc", ... (static strings) */
@@ -189,6 +192,8 @@ struct mperf_opts {
 	bool quiet; /* --quiet: no progress */
 	unsigned int threads[MT_MAX_THREADS]; /* --threads, ascending */
 	unsigned int n_threads; /* 0: no --threads */
+	bool peers[MPERF_N_PEERS]; /* --peers: which general-purpose peers */
+	bool peers_set; /* --peers was given */
 	char *const *eal_args; /* after "--": for the allocator table */
 	unsigned int n_eal_args;
 };
@@ -343,6 +348,12 @@ const char *mperf_table_limit(
 int mperf_table_run(struct mperf_ctx *ctx);
 
 /* ---- threads.c ---- */
+
+/*
+ * Parse --peers ("glibc,mimalloc", "none" or "all") into @p peers
+ * (MPERF_N_PEERS entries). @return 0, or -1 on an unknown name.
+ */
+int mperf_peers_parse(const char *s, bool *peers);
 
 /* Append a row. @return 0, or -1 out of memory. */
 int mperf_mt_add(struct mperf_mt *mt, const char *alloc,

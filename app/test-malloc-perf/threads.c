@@ -52,6 +52,30 @@ static const struct {
 	{ "mimalloc", "libmimalloc.so.2", "libmimalloc-dev" },
 };
 
+int
+mperf_peers_parse(const char *s, bool *peers)
+{
+	char buf[256], *tok, *save = NULL;
+	unsigned int i;
+
+	RTE_BUILD_BUG_ON(RTE_DIM(preloads) != MPERF_N_PEERS);
+	for (i = 0; i < MPERF_N_PEERS; i++)
+		peers[i] = strcmp(s, "all") == 0;
+	if (strcmp(s, "all") == 0 || strcmp(s, "none") == 0)
+		return 0;
+	snprintf(buf, sizeof(buf), "%s", s);
+	for (tok = strtok_r(buf, ",", &save); tok != NULL;
+			tok = strtok_r(NULL, ",", &save)) {
+		for (i = 0; i < MPERF_N_PEERS; i++)
+			if (strcmp(tok, preloads[i].name) == 0)
+				break;
+		if (i == MPERF_N_PEERS)
+			return -1;
+		peers[i] = true;
+	}
+	return 0;
+}
+
 static void *
 rt_alloc(size_t size)
 {
@@ -385,6 +409,9 @@ mperf_threads_run(struct mperf_ctx *ctx)
 	int ret;
 
 	ret = rtemem_run(ctx);
+	if (!ctx->compare && !ctx->opts.peers[0] && !ctx->opts.peers[1] &&
+			!ctx->opts.peers[2] && !ctx->opts.peers[3])
+		return ret;
 	if (peer_path(path, sizeof(path)) < 0) {
 		fprintf(stderr, "%s: threads: %s not found next to this program\n",
 				MPERF_PROG, PEER_NAME);
@@ -394,8 +421,10 @@ mperf_threads_run(struct mperf_ctx *ctx)
 			peer_run(ctx, path, "dpdk", NULL, NULL) < 0)
 		ret = -1;
 	for (i = 0; i < RTE_DIM(preloads) && !mperf_interrupted(); i++)
-		if (peer_run(ctx, path, preloads[i].name, preloads[i].preload,
-				    preloads[i].package) < 0)
+		if (ctx->opts.peers[i] &&
+				peer_run(ctx, path, preloads[i].name,
+						preloads[i].preload,
+						preloads[i].package) < 0)
 			ret = -1;
 	return mperf_interrupted() ? -1 : ret;
 }
