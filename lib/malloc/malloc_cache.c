@@ -23,6 +23,8 @@
 #include "malloc_cache.h"
 #include "malloc_elem.h"
 #include "malloc_heap.h"
+#include "malloc_queue.h"
+#include "malloc_trim.h"
 
 #define CACHE_WORDS MALLOC_CACHE_WORDS
 #define CACHE_OWNER_SPINS (1u << 16) /* between looks at a busy owner */
@@ -100,9 +102,10 @@ cache_refill(struct rte_mem_config *mcfg, struct malloc_cache *c,
 {
 	struct malloc_state *st = malloc_state_of(mcfg);
 	struct malloc_heap *heap = malloc_cache_heap(st, c, lcore);
+	/* The whole class: freed, the block comes back to this stack. */
 	struct malloc_req req = {
 		.user_size = size,
-		.size = RTE_CACHE_LINE_ROUNDUP(size),
+		.size = malloc_queue_class_data(k),
 		.align = RTE_CACHE_LINE_SIZE,
 	};
 	size_t stride = MALLOC_ELEM_OVERHEAD + req.size;
@@ -113,7 +116,7 @@ cache_refill(struct rte_mem_config *mcfg, struct malloc_cache *c,
 
 	if (heap == NULL)
 		return NULL;
-	if (held + n * stride > MALLOC_CACHE_MAX_BYTES)
+	if (held + n * stride > malloc_cache_max_bytes(mcfg))
 		n = 0;
 	data = malloc_heap_alloc_fill(mcfg, heap, &req, &dirty, c, k, n);
 	if (data == NULL) {
@@ -140,8 +143,7 @@ malloc_cache_alloc(struct rte_mem_config *mcfg, size_t size, bool zero,
 	void *data;
 	int k;
 
-	k = malloc_queue_class(
-			MALLOC_ELEM_OVERHEAD + RTE_CACHE_LINE_ROUNDUP(size));
+	k = malloc_queue_class_for(RTE_CACHE_LINE_ROUNDUP(size));
 	if (lcore >= RTE_MAX_LCORE || k < 0)
 		return NULL;
 	c = &st->caches[lcore];
@@ -150,6 +152,7 @@ malloc_cache_alloc(struct rte_mem_config *mcfg, size_t size, bool zero,
 	e = c->head[k];
 	if (e != NULL) {
 		c->head[k] = e->free_next;
+		c->count[k]--;
 		__atomic_store_n(&c->size, c->size - e->size, __ATOMIC_RELAXED);
 		e->free_next = NULL;
 		dirty = malloc_elem_take_waiting(e);
@@ -172,6 +175,7 @@ malloc_cache_add_spare(struct malloc_cache *c, struct malloc_elem *e, int k)
 	e->t.flags |= ELEM_FLAG_SPARE;
 	e->free_next = c->head[k];
 	c->head[k] = e;
+	c->count[k]++;
 	__atomic_store_n(&c->size, c->size + e->size, __ATOMIC_RELAXED);
 	__atomic_store_n(&e->t.state, (uint8_t)ELEM_CACHED, __ATOMIC_RELEASE);
 }
@@ -262,57 +266,136 @@ cache_elem_head(const struct rte_mem_config *mcfg, const struct malloc_cache *c,
 	return (tail & any_flags) == c->tail ? e : NULL;
 }
 
+/* Pages of an element the cache checks at most (one 1 MiB block on 4 KB). */
+#define CACHE_MAX_PAGES 257
+
+/*
+ * @return true if every page from the one of @p a to the one of @p b
+ * (a <= b, addresses) lies in c's list and is mapped.
+ */
+static inline bool
+cache_pages_used(const struct rte_mem_config *mcfg,
+		const struct malloc_cache *c, uintptr_t a, uintptr_t b)
+{
+	const uint64_t *used = eal_mcfg_at(mcfg, c->msl_used_off);
+	uintptr_t first, last, i;
+
+	if (a < c->msl_base || b - c->msl_base >= c->msl_len || b < a)
+		return false;
+	first = (a - c->msl_base) >> c->page_shift;
+	last = (b - c->msl_base) >> c->page_shift;
+	if (last - first >= CACHE_MAX_PAGES)
+		return false;
+	for (i = first; i <= last; i++)
+		if (!eal_bitmap_get(used, (unsigned int)i))
+			return false;
+	return true;
+}
+
 /*
  * @return true if cache @p c takes element @p e, that cache_elem_head()
- * found, with its queue class in @p k: of a queued size, on one page,
- * and whose neighbours are not free, as the queue requires.
+ * found, with its queue class in @p k: of a queued size, its pages and
+ * its neighbours' headers mapped, and its neighbours not free unless
+ * heaps keep free pages (malloc_trim.h): else a cached element next to
+ * free memory could keep a page from going back.
  *
- * Only e's page is read: a neighbour header on another page counts as
- * perhaps free. Not instrumented: a join racing with this may have
- * poisoned what e->prev still points to (the value read then only sends
- * the free the long way).
+ * Only mapped pages are read, checked in the list's bitmap before. Not
+ * instrumented: a join racing with this may have poisoned what e->prev
+ * still points to (the value read then only sends the free the long
+ * way).
  */
 static inline bool __rte_no_asan
-cache_elem_fits(const struct malloc_cache *c, const struct malloc_elem *e,
-		int *k)
+cache_elem_fits(const struct rte_mem_config *mcfg, const struct malloc_cache *c,
+		const struct malloc_elem *e, int *k)
 {
 	uintptr_t ea = (uintptr_t)e, end = ea + e->size;
 	const struct malloc_elem *p, *n;
+	bool free_near;
 
 	*k = malloc_queue_class(e->size);
 	if (*k < 0)
 		return false;
 	n = __atomic_load_n(&e->next, __ATOMIC_RELAXED);
-	if (n == NULL ? !cache_same_page(c, ea, end - 1) :
-			(uintptr_t)n != end || !cache_same_page(c, ea, end) ||
-							cache_elem_free(n))
+	if (n == NULL ? !cache_pages_used(mcfg, c, ea, end - 1) :
+			(uintptr_t)n != end ||
+							!cache_pages_used(mcfg,
+									c, ea,
+									end))
 		return false;
 	p = __atomic_load_n(&e->prev, __ATOMIC_RELAXED);
-	return p == NULL ||
-			(cache_same_page(c, ea, (uintptr_t)p) &&
-					(uintptr_t)p + __atomic_load_n(&p->size, __ATOMIC_RELAXED) ==
-							ea &&
-					!cache_elem_free(p));
+	if (p != NULL &&
+			(!cache_pages_used(
+					 mcfg, c, (uintptr_t)p, (uintptr_t)p) ||
+					(uintptr_t)p + __atomic_load_n(&p->size, __ATOMIC_RELAXED) !=
+							ea))
+		return false;
+	free_near = (n != NULL && cache_elem_free(n)) ||
+			(p != NULL && cache_elem_free(p));
+	return !free_near || malloc_trim_on(mcfg);
 }
 
-/* Put @p e, which cache_elem_fits() accepted, on @p c's stack @p k. */
-static inline bool
-cache_push(struct malloc_cache *c, struct malloc_elem *e, int k)
+/* What cache_push() did. */
+enum cache_push_result {
+	CACHE_PUSHED,
+	CACHE_CLAIMED, /* a drainer has the cache */
+	CACHE_FULL, /* no room for the element */
+};
+
+/*
+ * Put @p e, which cache_elem_fits() accepted, on @p c's stack @p k. A
+ * cache that grows past MALLOC_CACHE_MIN_BYTES holds memory the trim
+ * thread must take back once unused: it is told, once per drain.
+ */
+static inline enum cache_push_result
+cache_push(struct rte_mem_config *mcfg, struct malloc_cache *c,
+		struct malloc_elem *e, int k)
 {
+	size_t held = c->size;
+
 	if (!malloc_cache_enter(c))
-		return false;
-	if (c->size + e->size > MALLOC_CACHE_MAX_BYTES) {
+		return CACHE_CLAIMED;
+	if (c->size + e->size > malloc_cache_max_bytes(mcfg)) {
 		malloc_cache_leave(c);
-		return false;
+		return CACHE_FULL;
 	}
 	malloc_elem_poison_waiting(e);
 	e->free_next = c->head[k];
 	c->head[k] = e;
+	c->count[k]++;
 	__atomic_store_n(&c->size, c->size + e->size, __ATOMIC_RELAXED);
 	/* Last: a free seeing e cached must see the cache's size too. */
 	__atomic_store_n(&e->t.state, (uint8_t)ELEM_CACHED, __ATOMIC_RELEASE);
 	malloc_cache_leave(c);
-	return true;
+	if (held <= MALLOC_CACHE_MIN_BYTES &&
+			held + e->size > MALLOC_CACHE_MIN_BYTES)
+		malloc_trim_touch(mcfg,
+				&malloc_state_of(mcfg)->heaps[c->heap_idx]);
+	return CACHE_PUSHED;
+}
+
+/*
+ * Push @p e; if the cache is full mostly of other sizes, which a thread
+ * that moved on to another size no longer asks for, drain the heap
+ * (this cache with it) and push again. A cache full of @p e's own size
+ * refuses it: the thread holds more blocks than a cache keeps, and
+ * draining would only send the next round to the heap.
+ */
+static bool
+cache_push_flush(struct rte_mem_config *mcfg, struct malloc_cache *c,
+		struct malloc_elem *e, int k)
+{
+	enum cache_push_result r = cache_push(mcfg, c, e, k);
+	struct malloc_heap *heap;
+
+	if (r != CACHE_FULL)
+		return r == CACHE_PUSHED;
+	if ((size_t)c->count[k] * malloc_queue_class_data(k) >= c->size / 2)
+		return false;
+	heap = &malloc_state_of(mcfg)->heaps[c->heap_idx];
+	malloc_heap_lock(heap);
+	malloc_queue_drain(mcfg, heap);
+	malloc_heap_unlock(heap);
+	return cache_push(mcfg, c, e, k) == CACHE_PUSHED;
 }
 
 /* Element of class @p k (if any) refused: start the spares over. */
@@ -341,8 +424,8 @@ malloc_cache_free(struct rte_mem_config *mcfg, void *data,
 	if (e == NULL)
 		return MALLOC_CACHE_UNCHECKED;
 	/* On one page, the trailer's cookie is mapped too. */
-	if (cache_elem_fits(c, e, &k) && malloc_elem_cookies_ok(e) &&
-			cache_push(c, e, k))
+	if (cache_elem_fits(mcfg, c, e, &k) && malloc_elem_cookies_ok(e) &&
+			cache_push_flush(mcfg, c, e, k))
 		return MALLOC_CACHE_TAKEN;
 	cache_refused(c, k);
 	/* The rest of malloc_heap_elem_of()'s checks, so it need not run. */
@@ -372,7 +455,8 @@ malloc_cache_put(struct rte_mem_config *mcfg, struct malloc_heap *heap,
 		cache_use_list(mcfg, c, e->t.msl_idx);
 	/* e is validated: only what the cache adds is checked. */
 	if (cache_elem_head(mcfg, c, malloc_elem_data(e)) == e &&
-			cache_elem_fits(c, e, &k) && cache_push(c, e, k))
+			cache_elem_fits(mcfg, c, e, &k) &&
+			cache_push_flush(mcfg, c, e, k))
 		return true;
 	cache_refused(c, k);
 	return false;
@@ -537,6 +621,7 @@ malloc_cache_drain(struct rte_mem_config *mcfg, struct malloc_heap *heap,
 			malloc_heap_drain_list(
 					mcfg, heap, c->head[k], cached, runs);
 			c->head[k] = NULL;
+			c->count[k] = 0;
 		}
 		__atomic_store_n(&c->size, 0, __ATOMIC_RELAXED);
 		malloc_slab_sweep(mcfg, heap, c, empty);
@@ -564,6 +649,7 @@ malloc_cache_forget(struct rte_mem_config *mcfg, const uint64_t *taken)
 		struct malloc_cache *c = &st->caches[l];
 
 		memset(c->head, 0, sizeof(c->head));
+		memset(c->count, 0, sizeof(c->count));
 		__atomic_store_n(&c->size, 0, __ATOMIC_RELAXED);
 	}
 }

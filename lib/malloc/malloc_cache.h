@@ -6,7 +6,7 @@
 #define _MALLOC_CACHE_H_
 
 /*
- * Lcore caches of small frees. The heap queue (malloc_queue.h) makes a
+ * Lcore caches of frees up to MALLOC_QUEUE_MAX_DATA, by size class. The heap queue (malloc_queue.h) makes a
  * small free cheap, but it still takes the heap lock: an atomic exchange
  * that alone costs about what the C library's whole free does. So each
  * lcore keeps its own stacks of small freed elements of its node's heap,
@@ -35,8 +35,9 @@
  * finds them, without moving them to the queue first.
  *
  * A free is cached only when neither neighbour is free, as the queue
- * requires, judged from the neighbours' headers on the element's own
- * pages, which cannot go away under it. A neighbour freed while the
+ * requires, or when heaps keep free pages anyway (malloc_trim.h); its
+ * pages and the neighbours' headers are read only once the memseg list's
+ * bitmap says they are mapped. A neighbour freed while the
  * element is being cached may see it busy and not drain it: that page
  * then stays until the next drain.
  *
@@ -56,7 +57,7 @@
  *
  * The owner of cache i is the thread of lcore i: threads without an
  * lcore id use the heap queue, and external heaps free at once. At most
- * MALLOC_CACHE_MAX_BYTES wait in a cache.
+ * malloc_cache_max_bytes() wait in a cache.
  */
 
 #include <stdbool.h>
@@ -67,6 +68,7 @@
 #include <rte_lcore.h>
 
 #include "eal_lcore.h"
+#include "eal_memcfg.h"
 #include "malloc_queue.h"
 #include "malloc_slab.h"
 
@@ -74,8 +76,11 @@ struct malloc_elem;
 struct malloc_heap;
 struct rte_mem_config;
 
-/* Bytes of elements a cache holds at most. */
-#define MALLOC_CACHE_MAX_BYTES ((size_t)2 << 20)
+/*
+ * Bytes of elements a cache holds at most when heaps keep no free pages
+ * (--malloc-retain=0); else a quarter of what a heap keeps, if more.
+ */
+#define MALLOC_CACHE_MIN_BYTES ((size_t)2 << 20)
 /* Words of a mask with a bit per lcore. */
 #define MALLOC_CACHE_WORDS (RTE_MAX_LCORE / 64)
 /* Bytes of spares one allocation carves for its cache at most. */
@@ -98,6 +103,7 @@ struct malloc_cache {
 	uint64_t msl_used_off; /* its occupancy bitmap, config offset */
 	uint64_t tail; /* the tail of its busy elements, flags 0, no pad */
 	struct malloc_elem *head[MALLOC_QUEUE_CLASSES]; /* stack per size */
+	uint32_t count[MALLOC_QUEUE_CLASSES]; /* elements on each stack */
 	uint8_t fill[MALLOC_QUEUE_CLASSES]; /* spares to carve at a miss */
 	/* Slabs (malloc_slab.h): with free objects, and full ones. */
 	struct malloc_slab *slabs[MALLOC_SLAB_CLASSES];
@@ -132,6 +138,20 @@ malloc_cache_lcore(void)
 	if (lcore < RTE_MAX_LCORE && unlikely(eal_lcore_is_shared(lcore)))
 		return RTE_MAX_LCORE;
 	return lcore;
+}
+
+/*
+ * Bytes of elements a cache may hold: a quarter of --malloc-retain, so
+ * that a thread freeing a table of blocks and allocating it again finds
+ * them in its cache, at least MALLOC_CACHE_MIN_BYTES. Cached memory is
+ * not free memory to the heap: the trim thread drains caches like the
+ * pages the heap keeps (malloc_trim.h).
+ */
+static inline size_t
+malloc_cache_max_bytes(const struct rte_mem_config *mcfg)
+{
+	return RTE_MAX(MALLOC_CACHE_MIN_BYTES,
+			(size_t)(mcfg->malloc_retain / 4));
 }
 
 /*

@@ -227,8 +227,7 @@ malloc_heap_page_may_go(struct rte_mem_config *mcfg,
 	const struct rte_memseg_list *msl = heap_msl(mcfg, e);
 	const void *data = RTE_PTR_ADD(e, MALLOC_ELEM_HEADER_LEN);
 
-	return heap_shrinks(mcfg, heap) &&
-			!malloc_trim_would_keep(mcfg, heap) &&
+	return heap_shrinks(mcfg, heap) && !malloc_trim_on(mcfg) &&
 			heap_page_freeable(
 					mcfg, msl, eal_msl_addr_idx(msl, data));
 }
@@ -421,8 +420,7 @@ heap_queued_near(struct rte_mem_config *mcfg, const struct malloc_heap *heap,
 	unsigned int below = eal_msl_addr_idx(msl, RTE_PTR_SUB(e, 1));
 	unsigned int above = eal_msl_addr_idx(msl, malloc_elem_end(e));
 
-	if ((!qp && !qn) || !heap_shrinks(mcfg, heap) ||
-			malloc_trim_would_keep(mcfg, heap))
+	if ((!qp && !qn) || !heap_shrinks(mcfg, heap) || malloc_trim_on(mcfg))
 		return false;
 	return (qp && heap_page_freeable(mcfg, msl, below)) ||
 			(qn && heap_page_freeable(mcfg, msl, above));

@@ -61,7 +61,7 @@ malloc_queue_pop(struct malloc_heap *heap, const struct malloc_req *req,
 	if (heap->queued_count == 0 || req->align > RTE_CACHE_LINE_SIZE ||
 			req->bound != 0 || req->contig || req->page_sz != NULL)
 		return NULL;
-	c = malloc_queue_class(MALLOC_ELEM_OVERHEAD + req->size);
+	c = malloc_queue_class_for(req->size);
 	if (c < 0 || heap->queue[c] == NULL)
 		return NULL;
 	e = heap->queue[c];

@@ -63,12 +63,6 @@ trim_now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-static bool
-trim_enabled(const struct rte_mem_config *mcfg)
-{
-	return mcfg->malloc_retain != 0 && mcfg->malloc_decay_ms != 0;
-}
-
 static void
 trim_wake(struct malloc_state *st)
 {
@@ -76,11 +70,23 @@ trim_wake(struct malloc_state *st)
 	eal_os_futex_wake(&st->trim_seq);
 }
 
-bool
-malloc_trim_would_keep(const struct rte_mem_config *mcfg,
+/* @p heap keeps memory from now: the trim thread must know. */
+static void
+trim_mark(struct rte_mem_config *mcfg, struct malloc_heap *heap,
+		bool was_keeping)
+{
+	__atomic_store_n(&heap->keep_ns, trim_now_ns(), __ATOMIC_RELAXED);
+	if (!was_keeping) {
+		__atomic_store_n(&heap->keeping, 1, __ATOMIC_RELEASE);
+		trim_wake(malloc_state_of(mcfg));
+	}
+}
+
+static bool
+trim_would_keep(const struct rte_mem_config *mcfg,
 		const struct malloc_heap *heap)
 {
-	return trim_enabled(mcfg) &&
+	return malloc_trim_on(mcfg) &&
 			__atomic_load_n(&heap->free_size, __ATOMIC_RELAXED) <=
 			heap->pinned_size + mcfg->malloc_retain;
 }
@@ -92,14 +98,19 @@ malloc_trim_keep(struct rte_mem_config *mcfg, struct malloc_heap *heap,
 	bool was_keeping = heap->keeping != 0;
 
 	(void)bytes; /* already in free_size, which the rule reads */
-	if (!malloc_trim_would_keep(mcfg, heap))
+	if (!trim_would_keep(mcfg, heap))
 		return false;
-	__atomic_store_n(&heap->keep_ns, trim_now_ns(), __ATOMIC_RELAXED);
-	if (!was_keeping) {
-		__atomic_store_n(&heap->keeping, 1, __ATOMIC_RELEASE);
-		trim_wake(malloc_state_of(mcfg));
-	}
+	trim_mark(mcfg, heap, was_keeping);
 	return true;
+}
+
+void
+malloc_trim_touch(struct rte_mem_config *mcfg, struct malloc_heap *heap)
+{
+	if (malloc_trim_on(mcfg))
+		trim_mark(mcfg, heap,
+				__atomic_load_n(&heap->keeping,
+						__ATOMIC_ACQUIRE) != 0);
 }
 
 /*
@@ -163,7 +174,7 @@ malloc_trim_start(struct rte_mem_config *mcfg, char *err, size_t err_len)
 	sigset_t all, old;
 	int ret;
 
-	if (!trim_enabled(mcfg) || mcfg->legacy_mem || trim_thread_state.on)
+	if (!malloc_trim_on(mcfg) || mcfg->legacy_mem || trim_thread_state.on)
 		return 0;
 	trim_thread_state.stop = false;
 	trim_thread_state.st = malloc_state_of(mcfg);

@@ -26,13 +26,16 @@
 struct malloc_heap;
 
 /*
- * Whether @p heap keeps pages that a free leaves whole at the moment:
- * read without the lock, to decide whether freed memory must join the
- * heap at once (or may wait in a queue, a cache or an empty slab)
- * because its page could go back.
+ * Whether heaps keep free pages at all (--malloc-retain and
+ * --malloc-decay not 0). Then freed memory may wait in a queue, a cache
+ * or an empty slab next to free memory, and nothing drains early for a
+ * page that could go back: the trim thread drains once the time is up.
  */
-bool malloc_trim_would_keep(const struct rte_mem_config *mcfg,
-		const struct malloc_heap *heap);
+static inline bool
+malloc_trim_on(const struct rte_mem_config *mcfg)
+{
+	return mcfg->malloc_retain != 0 && mcfg->malloc_decay_ms != 0;
+}
 
 /*
  * Whether the free that leaves @p bytes of whole pages free in @p heap
@@ -41,6 +44,13 @@ bool malloc_trim_would_keep(const struct rte_mem_config *mcfg,
  */
 bool malloc_trim_keep(struct rte_mem_config *mcfg, struct malloc_heap *heap,
 		size_t bytes);
+
+/*
+ * Note that @p heap's memory waits in an lcore cache beyond what a cache
+ * holds without keeping pages: the trim thread drains the caches once
+ * the time is up. Needs no lock.
+ */
+void malloc_trim_touch(struct rte_mem_config *mcfg, struct malloc_heap *heap);
 
 /*
  * Start this process's trim thread, if pages may be kept at all.
