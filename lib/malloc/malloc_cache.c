@@ -271,17 +271,22 @@ cache_elem_head(const struct rte_mem_config *mcfg, const struct malloc_cache *c,
 
 /*
  * @return true if every page from the one of @p a to the one of @p b
- * (a <= b, addresses) lies in c's list and is mapped.
+ * (a <= b, addresses) lies in c's list and is mapped. The page of
+ * @p known is: the header's, which cache_elem_head() checked.
  */
 static inline bool
 cache_pages_used(const struct rte_mem_config *mcfg,
-		const struct malloc_cache *c, uintptr_t a, uintptr_t b)
+		const struct malloc_cache *c, uintptr_t a, uintptr_t b,
+		uintptr_t known)
 {
 	const uint64_t *used = eal_mcfg_at(mcfg, c->msl_used_off);
 	uintptr_t first, last, i;
 
 	if (a < c->msl_base || b - c->msl_base >= c->msl_len || b < a)
 		return false;
+	/* Most blocks: on the page of @p known, checked already. */
+	if (cache_same_page(c, a, known) && cache_same_page(c, b, known))
+		return true;
 	first = (a - c->msl_base) >> c->page_shift;
 	last = (b - c->msl_base) >> c->page_shift;
 	if (last - first >= CACHE_MAX_PAGES)
@@ -308,7 +313,7 @@ static inline bool __rte_no_asan
 cache_elem_fits(const struct rte_mem_config *mcfg, const struct malloc_cache *c,
 		const struct malloc_elem *e, int *k)
 {
-	uintptr_t ea = (uintptr_t)e, end = ea + e->size;
+	uintptr_t ea = (uintptr_t)e, end = ea + e->size, last;
 	const struct malloc_elem *p, *n;
 	bool free_near;
 
@@ -316,16 +321,14 @@ cache_elem_fits(const struct rte_mem_config *mcfg, const struct malloc_cache *c,
 	if (*k < 0)
 		return false;
 	n = __atomic_load_n(&e->next, __ATOMIC_RELAXED);
-	if (n == NULL ? !cache_pages_used(mcfg, c, ea, end - 1) :
-			(uintptr_t)n != end ||
-							!cache_pages_used(mcfg,
-									c, ea,
-									end))
+	last = n == NULL ? end - 1 : end;
+	if ((n != NULL && (uintptr_t)n != end) ||
+			!cache_pages_used(mcfg, c, ea, last, ea))
 		return false;
 	p = __atomic_load_n(&e->prev, __ATOMIC_RELAXED);
 	if (p != NULL &&
-			(!cache_pages_used(
-					 mcfg, c, (uintptr_t)p, (uintptr_t)p) ||
+			(!cache_pages_used(mcfg, c, (uintptr_t)p, (uintptr_t)p,
+					 ea) ||
 					(uintptr_t)p + __atomic_load_n(&p->size, __ATOMIC_RELAXED) !=
 							ea))
 		return false;
