@@ -325,6 +325,98 @@ test_lcore_sockets(void)
 	return TEST_SUCCESS;
 }
 
+/* A thread that registers, reports its id, waits, and unregisters. */
+struct reg_thread {
+	pthread_t tid;
+	unsigned int before; /* rte_lcore_id() before registering */
+	int ret; /* rte_thread_register() */
+	unsigned int id; /* rte_lcore_id() after */
+	unsigned int again; /* after registering a second time */
+	unsigned int after; /* after rte_thread_unregister() */
+	volatile int go; /* set by the test: unregister and exit */
+	volatile int ready; /* set by the thread: registered */
+};
+
+static void *
+reg_thread_main(void *arg)
+{
+	struct reg_thread *t = arg;
+
+	t->before = rte_lcore_id();
+	t->ret = rte_thread_register();
+	t->id = rte_lcore_id();
+	rte_thread_register();
+	t->again = rte_lcore_id();
+	__atomic_store_n(&t->ready, 1, __ATOMIC_RELEASE);
+	while (!__atomic_load_n(&t->go, __ATOMIC_ACQUIRE))
+		sched_yield();
+	rte_thread_unregister();
+	t->after = rte_lcore_id();
+	return NULL;
+}
+
+static int
+reg_start(struct reg_thread *t)
+{
+	memset(t, 0, sizeof(*t));
+	TEST_ASSERT_SUCCESS(pthread_create(&t->tid, NULL, reg_thread_main, t),
+			"pthread_create");
+	while (!__atomic_load_n(&t->ready, __ATOMIC_ACQUIRE))
+		sched_yield();
+	TEST_ASSERT_EQUAL(t->before, LCORE_ID_ANY, "a plain thread has an id");
+	TEST_ASSERT_SUCCESS(t->ret, "register: %s", rte_strerror(rte_errno));
+	TEST_ASSERT(t->id < RTE_MAX_LCORE, "no id after registering");
+	TEST_ASSERT(!rte_lcore_is_enabled(t->id), "id %u is an lcore's", t->id);
+	TEST_ASSERT_EQUAL(t->again, t->id, "registering twice changed the id");
+	return TEST_SUCCESS;
+}
+
+static void
+reg_finish(struct reg_thread *t)
+{
+	__atomic_store_n(&t->go, 1, __ATOMIC_RELEASE);
+	pthread_join(t->tid, NULL);
+}
+
+/*
+ * Threads that are no lcores take ids of their own with
+ * rte_thread_register(): two at once get two ids, neither an lcore's;
+ * unregistering gives the id back, and the next thread takes it again
+ * (the lowest free one). The main lcore keeps its id.
+ */
+static int
+test_thread_register(void)
+{
+	struct reg_thread a, b, c;
+	unsigned int main_id = rte_lcore_id();
+	int ret;
+
+	TEST_ASSERT_SUCCESS(rte_thread_register(), "an lcore registering");
+	TEST_ASSERT_EQUAL(rte_lcore_id(), main_id, "the main lcore's id moved");
+	ret = reg_start(&a);
+	if (ret != TEST_SUCCESS)
+		return ret;
+	ret = reg_start(&b);
+	if (ret != TEST_SUCCESS) {
+		reg_finish(&a);
+		return ret;
+	}
+	TEST_ASSERT(a.id != b.id, "two threads got id %u", a.id);
+	reg_finish(&a);
+	TEST_ASSERT_EQUAL(a.after, LCORE_ID_ANY, "an id after unregistering");
+	ret = reg_start(&c);
+	reg_finish(&b);
+	if (ret != TEST_SUCCESS)
+		return ret;
+	reg_finish(&c);
+	TEST_ASSERT_EQUAL(c.id, a.id,
+			"the freed id %u was not taken again (got %u)", a.id,
+			c.id);
+	rte_thread_unregister(); /* an lcore's: nothing happens */
+	TEST_ASSERT_EQUAL(rte_lcore_id(), main_id, "unregistered an lcore");
+	return TEST_SUCCESS;
+}
+
 static struct unit_test_suite lcore_suite = {
 	.suite_name = "lcore",
 	.setup = NULL,
@@ -336,6 +428,7 @@ static struct unit_test_suite lcore_suite = {
 		TEST_CASE(test_lcore_mp_launch),
 		TEST_CASE(test_lcore_iterate),
 		TEST_CASE(test_lcore_sockets),
+		TEST_CASE(test_thread_register),
 		TEST_CASES_END(),
 	},
 };

@@ -2664,6 +2664,76 @@ test_cache_drained_by_other(void)
 	return heap_ok();
 }
 
+/* What a registered thread saw of its 1 KB blocks. */
+struct reg_cache {
+	unsigned int id; /* its lcore id once registered */
+	uint8_t state; /* state of the middle block once freed */
+	char *p[3]; /* the blocks, by address; p[1] freed */
+};
+
+static void *
+reg_cache_main(void *arg)
+{
+	struct reg_cache *r = arg;
+	unsigned int i;
+
+	r->id = rte_thread_register() == 0 ? rte_lcore_id() : LCORE_ID_ANY;
+	for (i = 0; i < RTE_DIM(r->p); i++)
+		r->p[i] = rte_malloc(NULL, 1024, 0);
+	/* The block in the middle, by address, has busy neighbours. */
+	for (i = 0; i < 2; i++)
+		if (r->p[i] > r->p[i + 1]) {
+			char *t = r->p[i];
+
+			r->p[i] = r->p[i + 1];
+			r->p[i + 1] = t;
+		}
+	if (r->p[0] > r->p[1]) {
+		char *t = r->p[0];
+
+		r->p[0] = r->p[1];
+		r->p[1] = t;
+	}
+	if (r->p[0] != NULL && r->p[1] != NULL && r->p[2] != NULL) {
+		rte_free(r->p[1]);
+		r->state = malloc_elem_from_data(r->p[1])->t.state;
+	}
+	rte_thread_unregister();
+	return NULL;
+}
+
+/*
+ * A thread that is no lcore gets a cache once it registers an lcore id:
+ * a 1 KB block it frees between two busy ones waits there, where an
+ * unregistered thread's would go to the heap's queue. Its cached block
+ * stays for the id's next thread; a drain (the statistics) frees it.
+ */
+static int
+test_cache_registered_thread(void)
+{
+	struct rte_malloc_socket_stats s0, s1;
+	struct reg_cache r;
+	pthread_t th;
+
+	memset(&r, 0, sizeof(r));
+	CHECK(stats_get(MAIN_SOCKET, &s0));
+	TEST_ASSERT_SUCCESS(pthread_create(&th, NULL, reg_cache_main, &r),
+			"pthread_create");
+	pthread_join(th, NULL);
+	TEST_ASSERT(r.id < RTE_MAX_LCORE, "the thread got no lcore id");
+	TEST_ASSERT(r.p[0] != NULL && r.p[1] != NULL && r.p[2] != NULL,
+			"allocation failed");
+	TEST_ASSERT_EQUAL(r.state, ELEM_CACHED,
+			"a registered thread's free was not cached (state %u)",
+			r.state);
+	rte_free(r.p[0]);
+	rte_free(r.p[2]);
+	CHECK(stats_get(MAIN_SOCKET, &s1));
+	TEST_ASSERT_EQUAL(s1.alloc_count, s0.alloc_count,
+			"alloc_count %u -> %u", s0.alloc_count, s1.alloc_count);
+	return heap_ok();
+}
+
 /* Bind the worker's cache to the heap: one small block through it. */
 static int
 cache_bind_lcore(void *arg)
@@ -3781,6 +3851,7 @@ static struct unit_test_suite malloc_suite = {
 		TEST_CASE(test_free_cached_run),
 		TEST_CASE(test_cache_drained_by_other),
 		TEST_CASE(test_cache_drain_own_mixed),
+		TEST_CASE(test_cache_registered_thread),
 		TEST_CASE(test_cache_drain_race),
 		TEST_CASE(test_grow_trim),
 		TEST_CASE(test_stats_exact),

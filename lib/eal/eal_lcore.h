@@ -41,6 +41,11 @@ struct eal_lcore {
 	pthread_mutex_t mutex; /* guards the launch handshake */
 	pthread_cond_t cond; /* signals a launch, a finish or a stop */
 	bool stop; /* worker must exit (cleanup) */
+	/*
+	 * A thread that is no lcore holds this id (rte_thread_register());
+	 * never set on an enabled lcore. Changed with atomics only.
+	 */
+	bool registered;
 };
 
 /* Every lcore of the process. */

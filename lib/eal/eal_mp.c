@@ -536,6 +536,21 @@ eal_mp_lcores_claim(struct eal_mem *mem, const struct eal_lcores *lc)
 	}
 }
 
+uint64_t
+eal_mp_lcore_take(struct eal_mem *mem, unsigned int id)
+{
+	return mp_lcore_take(mem->mcfg, id, mem->mp.self);
+}
+
+void
+eal_mp_lcore_give(struct eal_mem *mem, unsigned int id)
+{
+	uint64_t self = mem->mp.self;
+
+	__atomic_compare_exchange_n(&mem->mcfg->lcore_owner[id], &self, 0,
+			false, __ATOMIC_RELEASE, __ATOMIC_RELAXED);
+}
+
 void
 eal_mp_lcores_release(struct eal_mem *mem)
 {

@@ -163,6 +163,16 @@ void eal_mp_read_unlock(struct eal_mprwlock *l);
  */
 void eal_mp_repair_lists(void *arg);
 
+/*
+ * Record this process as the user of lcore @p id, for a thread that
+ * registered it. @return 0, or the identity of the live process that
+ * uses it already (then nothing changed).
+ */
+uint64_t eal_mp_lcore_take(struct eal_mem *mem, unsigned int id);
+
+/* Give lcore @p id back, if this process holds it. */
+void eal_mp_lcore_give(struct eal_mem *mem, unsigned int id);
+
 /* Give back the lcores this process claimed. */
 void eal_mp_lcores_release(struct eal_mem *mem);
 

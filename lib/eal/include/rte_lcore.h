@@ -147,6 +147,30 @@ int rte_socket_id_by_idx(unsigned int idx);
  */
 unsigned int rte_get_next_lcore(unsigned int i, int skip_main, int wrap);
 
+/**
+ * Give the calling thread, which is no lcore, an lcore id of its own, as
+ * DPDK does: the lowest id that is not one of the process's lcores, that
+ * no other thread registered and that no other process of the file
+ * prefix uses. rte_lcore_id() then returns it, and what is kept per lcore
+ * id (the heap's lcore cache and slabs) serves the thread; the id is not
+ * an enabled lcore (rte_lcore_count() and RTE_LCORE_FOREACH() do not
+ * count it) and cannot be launched on. Two threads must not share an id:
+ * call rte_thread_unregister() before the thread exits.
+ *
+ * @return
+ *   0 (also if the thread has an lcore id already), or -1 with rte_errno
+ *   set: EINVAL before rte_eal_init(), ENOMEM if every id is taken.
+ */
+int rte_thread_register(void);
+
+/**
+ * Give back the lcore id rte_thread_register() gave the calling thread;
+ * rte_lcore_id() is LCORE_ID_ANY again. Blocks the id's cache holds stay
+ * there for the next thread that registers it. Does nothing for a thread
+ * that did not register (an lcore's, or one without an id).
+ */
+void rte_thread_unregister(void);
+
 /** Iterate over every enabled lcore. */
 #define RTE_LCORE_FOREACH(i) \
 	for (i = rte_get_next_lcore(-1, 0, 0); i < RTE_MAX_LCORE; \
