@@ -86,6 +86,10 @@ static const unsigned int default_sizes_mb[] = { 1024, 2048, 4096, 8192 };
 	X(PEERS, "peers", required_argument, "NAME,NAME,...|none", \
 			"--threads: the general-purpose allocators to compare with\n" \
 			"(default glibc,jemalloc,tcmalloc,mimalloc; none: rtemem only)") \
+	X(PROJECT, "project", no_argument, NULL, \
+			"fit fixed + per-GiB cost to each mode's start-up times (and\n" \
+			"dpdk-test's, and the floor of warm modes) and print them at\n" \
+			"64 GiB, 256 GiB and 1 TiB, with the fit's error") \
 	X(QUIET, "quiet", no_argument, NULL, "no progress on stderr") \
 	X(HELP, "help", no_argument, NULL, "print this help and exit")
 
@@ -306,6 +310,9 @@ opt_set(struct mperf_opts *o, int opt, const char *arg)
 					"glibc, jemalloc, tcmalloc and mimalloc separated by commas, or none");
 		o->peers_set = true;
 		return 0;
+	case OPT_PROJECT:
+		o->project = true;
+		return 0;
 	case OPT_QUIET:
 		o->quiet = true;
 		return 0;
@@ -332,6 +339,11 @@ opts_check(const struct mperf_opts *o)
 									0)))
 		return bad_value("plot", o->plot,
 				"the file name must end in .png or .svg");
+	if (o->project && (o->no_startup || o->n_threads > 0)) {
+		fprintf(stderr, "%s: --project fits the start-up cases: not with --no-startup or --threads\n",
+				MPERF_PROG);
+		return -1;
+	}
 	if (o->peers_set && o->n_threads == 0) {
 		fprintf(stderr, "%s: --peers applies to --threads only\n",
 				MPERF_PROG);
@@ -503,6 +515,8 @@ measure(struct mperf_ctx *ctx)
 			ret = -1;
 		}
 		mperf_print_startup(ctx, stdout);
+		if (ctx->opts.project)
+			mperf_print_projection(ctx, stdout);
 		fflush(stdout);
 	}
 	if (ctx->opts.no_alloc_table || mperf_interrupted())
@@ -563,6 +577,8 @@ main(int argc, char **argv)
 		argv[1] = argv[0];
 		return mperf_startup_child(argc - 1, argv + 1);
 	}
+	if (argc >= 2 && strcmp(argv[1], MPERF_FLOOR_ARG) == 0)
+		return mperf_floor_child(argc - 1, argv + 1);
 	if (argc >= 2 && strcmp(argv[1], MPERF_HOLD_ARG) == 0) {
 		argv[1] = argv[0];
 		return mperf_hold_child(argc - 1, argv + 1);

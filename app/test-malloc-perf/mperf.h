@@ -18,6 +18,8 @@
  *   dpdk.c     running upstream DPDK's dpdk-test for comparison
  *   output.c   text table, JSON and CSV
  *   plot.c     running the plot script
+ *   floor.c    the floor of a warm restart: the kernel maps the files
+ *   project.c  --project: fixed + per-GiB fits, projected to 1 TiB
  *   threads.c  --threads: rtemem's rows, then each peer's child process
  *   threads_out.c  --threads: text, JSON and CSV
  *   peer.c     the peer program (rtemem-malloc-perf-peer), linked apart
@@ -47,6 +49,8 @@
 #define MPERF_CHILD_ARG "--startup-child"
 /* The descriptor a start-up child writes its time stamps to. */
 #define MPERF_CHILD_FD 3
+/* First argument of the floor child (floor.c): DIR PREFIX follow. */
+#define MPERF_FLOOR_ARG "--floor-child"
 /* First argument of the primary an attach mode's secondaries attach to. */
 #define MPERF_HOLD_ARG "--hold-child"
 
@@ -115,6 +119,7 @@ struct mperf_startup {
 	unsigned int size_mb; /* -m, in MB */
 	struct mperf_samples rt[MPERF_N_METRICS]; /* rtemem */
 	struct mperf_samples dpdk_exit; /* dpdk-test, exec to exit */
+	struct mperf_samples floor_exit; /* warm modes: the floor (floor.c) */
 	bool failed; /* an rtemem run failed: samples are incomplete */
 	bool dpdk_failed; /* a dpdk-test run failed */
 	bool dpdk_skipped; /* dpdk-test not run (dpdk_maps_all) */
@@ -190,6 +195,7 @@ struct mperf_opts {
 	const char *dpdk_test; /* --dpdk-test PATH, or NULL: search PATH */
 	bool dpdk_legacy; /* --dpdk-legacy: run dpdk-test's legacy mode */
 	bool quiet; /* --quiet: no progress */
+	bool project; /* --project: fit and project the start-up times */
 	unsigned int threads[MT_MAX_THREADS]; /* --threads, ascending */
 	unsigned int n_threads; /* 0: no --threads */
 	bool peers[MPERF_N_PEERS]; /* --peers: which general-purpose peers */
@@ -346,6 +352,35 @@ const char *mperf_table_limit(
  * allocator table, clean up. @return 0, or -1 after printing why.
  */
 int mperf_table_run(struct mperf_ctx *ctx);
+
+/* ---- floor.c ---- */
+
+/* The floor child's main: map every file of the prefix, exit. */
+int mperf_floor_child(int argc, char **argv);
+
+/*
+ * Time one floor child on the files of ctx's directory and prefix, into
+ * @p s. @return 0, or -1 (said on stderr).
+ */
+int mperf_floor_run(const struct mperf_ctx *ctx, struct mperf_samples *s);
+
+/* ---- project.c ---- */
+
+/* A straight-line fit of start-up time against memory size. */
+struct mperf_fit {
+	bool ok; /* at least two sizes */
+	unsigned int n; /* sizes fitted */
+	double fixed; /* ms */
+	double per_gib; /* ms per GiB */
+	double max_rel_err; /* largest residual / median, of a measured size */
+};
+
+/* Least squares of @p y (ms) against @p x (GiB), @p n points. */
+void mperf_fit_points(const double *x, const double *y, unsigned int n,
+		struct mperf_fit *fit);
+
+/* Print the fits and the projections to 64 GiB, 256 GiB and 1 TiB. */
+void mperf_print_projection(const struct mperf_ctx *ctx, FILE *f);
 
 /* ---- threads.c ---- */
 

@@ -314,6 +314,8 @@ json_startup(const struct mperf_ctx *ctx, FILE *f)
 		}
 		fputs(",\n     \"dpdk_exit_ms\": ", f);
 		json_samples(f, &c->dpdk_exit);
+		fputs(",\n     \"floor_exit_ms\": ", f);
+		json_samples(f, &c->floor_exit);
 		fprintf(f, ", \"dpdk_failed\": %s, \"dpdk_skipped\": %s, \"ratio_exit\": ",
 				c->dpdk_failed ? "true" : "false",
 				c->dpdk_skipped ? "true" : "false");

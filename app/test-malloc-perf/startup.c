@@ -266,6 +266,17 @@ case_has_dpdk(const struct mperf_ctx *ctx, const struct mperf_startup *c)
 	return ctx->compare && !c->dpdk_failed && !c->dpdk_skipped;
 }
 
+/*
+ * Whether case @p c measures the floor: warm modes that map their files
+ * and nothing else (not the kept memzones' table, not a primary's).
+ */
+static bool
+case_has_floor(const struct mperf_ctx *ctx, const struct mperf_startup *c)
+{
+	return ctx->opts.project && c->mode->warm && !c->mode->keep &&
+			!c->mode->attach;
+}
+
 /* One repetition of @p c: rtemem and DPDK, in turns. */
 static void
 case_rep(const struct mperf_ctx *ctx, struct mperf_startup *c, unsigned int rep)
@@ -287,6 +298,11 @@ case_rep(const struct mperf_ctx *ctx, struct mperf_startup *c, unsigned int rep)
 			if (!c->mode->warm)
 				mperf_dir_clear(ctx->rt_dir);
 			if (rt_run(ctx, c, true) < 0)
+				c->failed = !mperf_interrupted();
+			/* The files a warm run reused, mapped by the kernel alone. */
+			if (!c->failed && case_has_floor(ctx, c) &&
+					mperf_floor_run(ctx, &c->floor_exit) <
+							0)
 				c->failed = !mperf_interrupted();
 		}
 		if (mperf_interrupted())
