@@ -153,6 +153,7 @@ malloc_cache_alloc(struct rte_mem_config *mcfg, size_t size, bool zero,
 	if (e != NULL) {
 		c->head[k] = e->free_next;
 		c->count[k]--;
+		__atomic_store_n(&c->ops, c->ops + 1, __ATOMIC_RELAXED);
 		__atomic_store_n(&c->size, c->size - e->size, __ATOMIC_RELAXED);
 		e->free_next = NULL;
 		dirty = malloc_elem_take_waiting(e);
@@ -299,10 +300,11 @@ cache_pages_used(const struct rte_mem_config *mcfg,
 
 /*
  * @return true if cache @p c takes element @p e, that cache_elem_head()
- * found, with its queue class in @p k: of a queued size, its pages and
- * its neighbours' headers mapped, and its neighbours not free unless
- * heaps keep free pages (malloc_trim.h): else a cached element next to
- * free memory could keep a page from going back.
+ * found, with its queue class in @p k: of a queued size, its pages
+ * mapped and its end where its next neighbour starts; and unless heaps
+ * keep free pages (malloc_trim.h), its neighbours' headers mapped, its
+ * previous neighbour ending where it starts and neither free: else a
+ * cached element next to free memory could keep a page from going back.
  *
  * Only mapped pages are read, checked in the list's bitmap before. Not
  * instrumented: a join racing with this may have poisoned what e->prev
@@ -313,7 +315,7 @@ static inline bool __rte_no_asan
 cache_elem_fits(const struct rte_mem_config *mcfg, const struct malloc_cache *c,
 		const struct malloc_elem *e, int *k)
 {
-	uintptr_t ea = (uintptr_t)e, end = ea + e->size, last;
+	uintptr_t ea = (uintptr_t)e, end = ea + e->size;
 	const struct malloc_elem *p, *n;
 	bool free_near;
 
@@ -321,9 +323,18 @@ cache_elem_fits(const struct rte_mem_config *mcfg, const struct malloc_cache *c,
 	if (*k < 0)
 		return false;
 	n = __atomic_load_n(&e->next, __ATOMIC_RELAXED);
-	last = n == NULL ? end - 1 : end;
 	if ((n != NULL && (uintptr_t)n != end) ||
-			!cache_pages_used(mcfg, c, ea, last, ea))
+			!cache_pages_used(mcfg, c, ea, end - 1, ea))
+		return false;
+	/*
+	 * Heaps keeping free pages, a free neighbour does not matter, and
+	 * the neighbours' headers are not read: another lcore writes them
+	 * when the blocks beside are its own, and reading them on every
+	 * free would move their cache lines between the CPUs.
+	 */
+	if (malloc_trim_on(mcfg))
+		return true;
+	if (n != NULL && !cache_pages_used(mcfg, c, end, end, ea))
 		return false;
 	p = __atomic_load_n(&e->prev, __ATOMIC_RELAXED);
 	if (p != NULL &&
@@ -334,7 +345,7 @@ cache_elem_fits(const struct rte_mem_config *mcfg, const struct malloc_cache *c,
 		return false;
 	free_near = (n != NULL && cache_elem_free(n)) ||
 			(p != NULL && cache_elem_free(p));
-	return !free_near || malloc_trim_on(mcfg);
+	return !free_near;
 }
 
 /* What cache_push() did. */
@@ -365,6 +376,7 @@ cache_push(struct rte_mem_config *mcfg, struct malloc_cache *c,
 	e->free_next = c->head[k];
 	c->head[k] = e;
 	c->count[k]++;
+	__atomic_store_n(&c->ops, c->ops + 1, __ATOMIC_RELAXED);
 	__atomic_store_n(&c->size, c->size + e->size, __ATOMIC_RELAXED);
 	/* Last: a free seeing e cached must see the cache's size too. */
 	__atomic_store_n(&e->t.state, (uint8_t)ELEM_CACHED, __ATOMIC_RELEASE);
@@ -497,6 +509,19 @@ cache_holds(const struct malloc_cache *c)
 /* Each lcore @p l of mask @p m. */
 #define CACHE_FOREACH(m, l) \
 	for (l = cache_next(m, 0); l < RTE_MAX_LCORE; l = cache_next(m, l + 1))
+
+uint64_t
+malloc_cache_activity(const struct rte_mem_config *mcfg,
+		const struct malloc_heap *heap)
+{
+	const struct malloc_state *st = malloc_state_of(mcfg);
+	uint64_t sum = 0;
+	unsigned int l;
+
+	CACHE_FOREACH(heap->cache_lcores, l)
+	sum += __atomic_load_n(&st->caches[l].ops, __ATOMIC_RELAXED);
+	return sum;
+}
 
 bool
 malloc_cache_pending(const struct rte_mem_config *mcfg,

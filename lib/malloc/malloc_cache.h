@@ -104,6 +104,8 @@ struct malloc_cache {
 	uint64_t tail; /* the tail of its busy elements, flags 0, no pad */
 	struct malloc_elem *head[MALLOC_QUEUE_CLASSES]; /* stack per size */
 	uint32_t count[MALLOC_QUEUE_CLASSES]; /* elements on each stack */
+	/* Blocks taken and put by the owner: the trim thread reads it. */
+	uint64_t ops;
 	uint8_t fill[MALLOC_QUEUE_CLASSES]; /* spares to carve at a miss */
 	/* Slabs (malloc_slab.h): with free objects, and full ones. */
 	struct malloc_slab *slabs[MALLOC_SLAB_CLASSES];
@@ -256,6 +258,14 @@ enum malloc_cache_verdict malloc_cache_free(struct rte_mem_config *mcfg,
  */
 bool malloc_cache_put(struct rte_mem_config *mcfg, struct malloc_heap *heap,
 		struct malloc_elem *e);
+
+/*
+ * The sum of the operation counts of the caches bound to @p heap: while
+ * it changes, the heap's lcores are at work and the trim thread leaves
+ * their caches alone. Needs no lock.
+ */
+uint64_t malloc_cache_activity(const struct rte_mem_config *mcfg,
+		const struct malloc_heap *heap);
 
 /* @return true if a cache may hold elements of @p heap. */
 bool malloc_cache_pending(const struct rte_mem_config *mcfg,

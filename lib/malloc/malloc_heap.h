@@ -59,6 +59,7 @@ struct malloc_heap {
 	size_t pinned_size; /* bytes of pages that never go back (-m) */
 	uint8_t keeping; /* 1: a free kept whole pages since the last trim */
 	uint64_t keep_ns; /* when a free last kept pages (CLOCK_MONOTONIC) */
+	uint64_t trim_activity; /* malloc_cache_activity() at the last look */
 	unsigned int n_bins; /* bins[] entries in use */
 	struct malloc_bins bins[MALLOC_MAX_PAGE_SIZES]; /* per page size */
 	/* Small frees not joined yet, per size (malloc_queue.h). */

@@ -126,7 +126,7 @@ trim_due(struct rte_mem_config *mcfg, struct malloc_state *st)
 
 	for (i = 0; i < RTE_MAX_HEAPS; i++) {
 		struct malloc_heap *heap = &st->heaps[i];
-		uint64_t now, at;
+		uint64_t now, at, activity;
 
 		if (!heap->in_use ||
 				!__atomic_load_n(&heap->keeping,
@@ -139,7 +139,16 @@ trim_due(struct rte_mem_config *mcfg, struct malloc_state *st)
 			continue;
 		}
 		malloc_heap_lock(heap);
-		/* A free may have kept pages since: look again. */
+		/*
+		 * A free may have kept pages since: look again. Lcores that
+		 * used their caches since the last look are at work: their
+		 * memory stays for another decay time.
+		 */
+		activity = malloc_cache_activity(mcfg, heap);
+		if (heap->keeping && activity != heap->trim_activity) {
+			heap->trim_activity = activity;
+			heap->keep_ns = trim_now_ns();
+		}
 		if (heap->keeping && heap->keep_ns + decay <= trim_now_ns())
 			malloc_heap_trim(mcfg, heap);
 		else if (heap->keeping)
