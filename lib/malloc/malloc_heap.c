@@ -1242,9 +1242,19 @@ heap_take(struct rte_mem_config *mcfg, struct malloc_heap *heap,
 {
 	struct malloc_elem *e;
 
+	/*
+	 * While heaps keep free pages, the memory that lcores hold in their
+	 * caches is theirs to allocate again: growing costs one mapping,
+	 * where draining would empty other lcores' caches (and clear what
+	 * they hold) only for them to refill from the heap at once. So
+	 * growth comes first, and the drain only when the heap cannot grow.
+	 * Without keeping, the drain comes first, as pages go back at once.
+	 */
+	bool grow_first = malloc_trim_on(mcfg);
+
 	*added = NULL;
 	e = heap_find(mcfg, heap, req, dp);
-	if (e == NULL && malloc_queue_pending(mcfg, heap)) {
+	if (e == NULL && !grow_first && malloc_queue_pending(mcfg, heap)) {
 		malloc_queue_drain(mcfg, heap);
 		e = heap_find(mcfg, heap, req, dp);
 	}
@@ -1255,6 +1265,10 @@ heap_take(struct rte_mem_config *mcfg, struct malloc_heap *heap,
 			if (e == NULL)
 				heap_trim(mcfg, heap, *added);
 		}
+	}
+	if (e == NULL && grow_first && malloc_queue_pending(mcfg, heap)) {
+		malloc_queue_drain(mcfg, heap);
+		e = heap_find(mcfg, heap, req, dp);
 	}
 	return e;
 }
