@@ -307,14 +307,9 @@ heap_plan_free(struct rte_mem_config *mcfg, struct malloc_heap *heap,
 		const struct malloc_elem *e, uintptr_t wlo, uintptr_t whi,
 		struct heap_range *rel)
 {
-	unsigned int n = heap_plan_release(mcfg, heap, e, wlo, whi, rel), i;
-	size_t bytes = 0;
+	unsigned int n = heap_plan_release(mcfg, heap, e, wlo, whi, rel);
 
-	if (n == 0)
-		return 0;
-	for (i = 0; i < n; i++)
-		bytes += rel[i].end - rel[i].start;
-	return malloc_trim_keep(mcfg, heap, bytes) ? 0 : n;
+	return n != 0 && malloc_trim_keep(mcfg, heap) ? 0 : n;
 }
 
 /* Hand pages [a, b) of list @p msl back to lib/eal. */

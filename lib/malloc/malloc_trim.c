@@ -92,12 +92,10 @@ trim_would_keep(const struct rte_mem_config *mcfg,
 }
 
 bool
-malloc_trim_keep(struct rte_mem_config *mcfg, struct malloc_heap *heap,
-		size_t bytes)
+malloc_trim_keep(struct rte_mem_config *mcfg, struct malloc_heap *heap)
 {
 	bool was_keeping = heap->keeping != 0;
 
-	(void)bytes; /* already in free_size, which the rule reads */
 	if (!trim_would_keep(mcfg, heap))
 		return false;
 	trim_mark(mcfg, heap, was_keeping);

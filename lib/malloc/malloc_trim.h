@@ -39,12 +39,12 @@ malloc_trim_on(const struct rte_mem_config *mcfg)
 }
 
 /*
- * Whether the free that leaves @p bytes of whole pages free in @p heap
- * keeps them mapped rather than giving them back. If so, the heap is
- * marked as keeping pages from now. The caller holds the heap lock.
+ * Whether a free that leaves whole pages free in @p heap keeps them
+ * mapped rather than giving them back: the rule reads the heap's free
+ * memory, which counts them already. If so, the heap is marked as
+ * keeping pages from now. The caller holds the heap lock.
  */
-bool malloc_trim_keep(struct rte_mem_config *mcfg, struct malloc_heap *heap,
-		size_t bytes);
+bool malloc_trim_keep(struct rte_mem_config *mcfg, struct malloc_heap *heap);
 
 /*
  * Note that @p heap's memory waits in an lcore cache beyond what a cache
