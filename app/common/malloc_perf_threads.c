@@ -333,9 +333,8 @@ pthread_main(void *p)
 	return NULL;
 }
 
-/* The @p i-th CPU this process may run on, wrapping around; or -1. */
-static int
-nth_cpu(unsigned int i)
+int
+mt_nth_cpu(unsigned int i)
 {
 	cpu_set_t set;
 	int cpu, count;
@@ -365,7 +364,7 @@ mt_run_pthreads(unsigned int n, void (*fn)(unsigned int idx, void *arg),
 		return -1;
 	for (started = 0; started < n; started++) {
 		a[started] = (struct pthread_arg){ .idx = started,
-			.cpu = nth_cpu(started),
+			.cpu = mt_nth_cpu(started),
 			.fn = fn,
 			.arg = arg };
 		if (pthread_create(&a[started].tid, NULL, pthread_main,
@@ -384,6 +383,46 @@ mt_run_pthreads(unsigned int n, void (*fn)(unsigned int idx, void *arg),
 	for (i = 0; i < started; i++)
 		pthread_join(a[i].tid, NULL);
 	return ret;
+}
+
+/* A worker lcore's call. */
+struct lcore_call {
+	void (*fn)(unsigned int idx, void *arg);
+	void *arg;
+	unsigned int idx;
+};
+
+static int
+lcore_call_main(void *p)
+{
+	struct lcore_call *c = p;
+
+	c->fn(c->idx, c->arg);
+	return 0;
+}
+
+int
+mt_run_lcores(unsigned int n, void (*fn)(unsigned int idx, void *arg),
+		void *arg, void *run_ctx)
+{
+	const struct mt_lcore_launcher *l = run_ctx;
+	struct lcore_call calls[MT_MAX_THREADS];
+	unsigned int i;
+
+	if (n > MT_MAX_THREADS || n > l->count())
+		return -1;
+	for (i = 1; i < n; i++) {
+		calls[i] = (struct lcore_call){ fn, arg, i };
+		if (l->launch(lcore_call_main, &calls[i], i) != 0) {
+			/* the launched ones wait at the first barrier */
+			fprintf(stderr, "lcore %u could not be launched\n", i);
+			abort();
+		}
+	}
+	fn(0, arg);
+	for (i = 1; i < n; i++)
+		l->wait(i);
+	return 0;
 }
 
 int

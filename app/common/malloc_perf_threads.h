@@ -114,6 +114,30 @@ int mt_case_run(const struct mt_case *c, const struct mt_alloc_ops *ops,
 int mt_run_pthreads(unsigned int n, void (*fn)(unsigned int idx, void *arg),
 		void *arg, void *run_ctx);
 
+/** The launch calls of an EAL (rtemem's, or DPDK's opened by name). */
+struct mt_lcore_launcher {
+	/** rte_eal_remote_launch() */
+	int (*launch)(int (*f)(void *), void *arg, unsigned int id);
+	/** rte_eal_wait_lcore() */
+	int (*wait)(unsigned int id);
+	/** rte_lcore_count() */
+	unsigned int (*count)(void);
+};
+
+/**
+ * A runner on lcores 0 .. n-1, 0 being the calling thread (the main
+ * lcore): @p run_ctx is a struct mt_lcore_launcher. The EAL arguments
+ * name the lcores with -l or --lcores.
+ */
+int mt_run_lcores(unsigned int n, void (*fn)(unsigned int idx, void *arg),
+		void *arg, void *run_ctx);
+
+/**
+ * The @p i-th CPU this process may run on, wrapping around, as
+ * mt_run_pthreads() pins thread i; -1 if none can be read.
+ */
+int mt_nth_cpu(unsigned int i);
+
 /**
  * Parse a list of thread counts ("1,2,4"), ascending and unique, each
  * from 1 to MT_MAX_THREADS.

@@ -73,51 +73,6 @@ dpdk_free(void *p)
 	dpdk.free(p);
 }
 
-/* A worker lcore's call. */
-struct dpdk_call {
-	void (*fn)(unsigned int idx, void *arg);
-	void *arg;
-	unsigned int idx;
-};
-
-static int
-dpdk_lcore_main(void *p)
-{
-	struct dpdk_call *c = p;
-
-	c->fn(c->idx, c->arg);
-	return 0;
-}
-
-/*
- * Lcore ids 0 .. n-1, 0 being the main lcore (this thread): the EAL
- * arguments name them with -l or --lcores.
- */
-static int
-dpdk_run(unsigned int n, void (*fn)(unsigned int idx, void *arg), void *arg,
-		void *run_ctx)
-{
-	struct dpdk_call calls[MT_MAX_THREADS];
-	unsigned int i;
-
-	(void)run_ctx;
-	if (n > dpdk.lcore_count())
-		return -1;
-	for (i = 1; i < n; i++) {
-		calls[i] = (struct dpdk_call){ fn, arg, i };
-		if (dpdk.remote_launch(dpdk_lcore_main, &calls[i], i) != 0) {
-			/* the others wait at the first barrier forever */
-			fprintf(stderr, "%s: lcore %u could not be launched\n",
-					PEER_PROG, i);
-			abort();
-		}
-	}
-	fn(0, arg);
-	for (i = 1; i < n; i++)
-		dpdk.wait_lcore(i);
-	return 0;
-}
-
 static int
 dpdk_open(const char *lib)
 {
@@ -275,7 +230,7 @@ opts_parse(int argc, char **argv, struct peer_opts *o)
 
 static int
 cases_run(const struct peer_opts *o, const struct mt_alloc_ops *ops,
-		mt_run_fn *run)
+		mt_run_fn *run, void *run_ctx)
 {
 	unsigned int sh;
 	int s, t, ret = 0;
@@ -289,7 +244,8 @@ cases_run(const struct peer_opts *o, const struct mt_alloc_ops *ops,
 					o->sizes[s], o->threads[t] };
 				struct mt_result res;
 
-				if (mt_case_run(&c, ops, run, NULL, &res) < 0) {
+				if (mt_case_run(&c, ops, run, run_ctx, &res) <
+						0) {
 					fprintf(stderr, "%s: %s %zu B on %u threads failed%s\n",
 							PEER_PROG,
 							mt_shape_name(c.shape),
@@ -312,6 +268,7 @@ main(int argc, char **argv)
 {
 	static const struct mt_alloc_ops libc_ops = { libc_alloc, libc_free };
 	static const struct mt_alloc_ops dpdk_ops = { dpdk_alloc, dpdk_free };
+	struct mt_lcore_launcher launcher;
 	struct peer_opts o;
 	int ret;
 
@@ -321,7 +278,7 @@ main(int argc, char **argv)
 	}
 	if (strcmp(o.alloc, "libc") == 0) {
 		provider_print();
-		return cases_run(&o, &libc_ops, mt_run_pthreads) == 0 ?
+		return cases_run(&o, &libc_ops, mt_run_pthreads, NULL) == 0 ?
 				EXIT_SUCCESS :
 				EXIT_FAILURE;
 	}
@@ -333,7 +290,9 @@ main(int argc, char **argv)
 		fprintf(stderr, "%s: DPDK's rte_eal_init failed\n", PEER_PROG);
 		return EXIT_FAILURE;
 	}
-	ret = cases_run(&o, &dpdk_ops, dpdk_run);
+	launcher = (struct mt_lcore_launcher){ dpdk.remote_launch,
+		dpdk.wait_lcore, dpdk.lcore_count };
+	ret = cases_run(&o, &dpdk_ops, mt_run_lcores, &launcher);
 	dpdk.cleanup();
 	return ret == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
 }

@@ -23,7 +23,6 @@
  */
 
 #include <limits.h>
-#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -88,47 +87,6 @@ rt_free(void *p)
 	rte_free(p);
 }
 
-struct lcore_call {
-	void (*fn)(unsigned int idx, void *arg);
-	void *arg;
-	unsigned int idx;
-};
-
-static int
-lcore_main(void *p)
-{
-	struct lcore_call *c = p;
-
-	c->fn(c->idx, c->arg);
-	return 0;
-}
-
-/* Lcores 0 .. n-1, 0 being this thread, the main lcore. */
-static int
-lcores_run(unsigned int n, void (*fn)(unsigned int idx, void *arg), void *arg,
-		void *run_ctx)
-{
-	struct lcore_call calls[MT_MAX_THREADS];
-	unsigned int i;
-
-	(void)run_ctx;
-	if (n > rte_lcore_count())
-		return -1;
-	for (i = 1; i < n; i++) {
-		calls[i] = (struct lcore_call){ fn, arg, i };
-		if (rte_eal_remote_launch(lcore_main, &calls[i], i) != 0) {
-			/* the launched ones wait at the first barrier */
-			fprintf(stderr, "%s: lcore %u could not be launched\n",
-					MPERF_PROG, i);
-			abort();
-		}
-	}
-	fn(0, arg);
-	for (i = 1; i < n; i++)
-		rte_eal_wait_lcore(i);
-	return 0;
-}
-
 int
 mperf_mt_add(struct mperf_mt *mt, const char *alloc, const struct mt_case *c,
 		const struct mt_result *r)
@@ -148,7 +106,8 @@ mperf_mt_add(struct mperf_mt *mt, const char *alloc, const struct mt_case *c,
 
 /* Every case on one allocator in this process. @return 0, or -1. */
 static int
-cases_run(struct mperf_ctx *ctx, const char *alloc, mt_run_fn *run)
+cases_run(struct mperf_ctx *ctx, const char *alloc, mt_run_fn *run,
+		void *run_ctx)
 {
 	static const struct mt_alloc_ops ops = { rt_alloc, rt_free };
 	const struct mperf_opts *o = &ctx->opts;
@@ -169,7 +128,8 @@ cases_run(struct mperf_ctx *ctx, const char *alloc, mt_run_fn *run)
 						"threads: %s %s %zu B x %u\n",
 						alloc, mt_shape_name(c.shape),
 						c.size, c.threads);
-				if (mt_case_run(&c, &ops, run, NULL, &r) < 0) {
+				if (mt_case_run(&c, &ops, run, run_ctx, &r) <
+						0) {
 					fprintf(stderr, "%s: threads: %s %s %zu B on %u threads failed%s\n",
 							MPERF_PROG, alloc,
 							mt_shape_name(c.shape),
@@ -190,24 +150,16 @@ cases_run(struct mperf_ctx *ctx, const char *alloc, mt_run_fn *run)
 static int
 lcores_arg(unsigned int n, char *buf, size_t len)
 {
-	cpu_set_t set;
-	int cpus[CPU_SETSIZE], n_cpus = 0, cpu;
 	size_t off = 0;
 	unsigned int i;
 
-	if (sched_getaffinity(0, sizeof(set), &set) != 0)
-		return -1;
-	for (cpu = 0; cpu < CPU_SETSIZE; cpu++)
-		if (CPU_ISSET(cpu, &set))
-			cpus[n_cpus++] = cpu;
-	if (n_cpus == 0)
-		return -1;
 	buf[0] = '\0';
 	for (i = 0; i < n; i++) {
+		int cpu = mt_nth_cpu(i);
 		int w = snprintf(buf + off, len - off, "%s%u@%d", i ? "," : "",
-				i, cpus[i % (unsigned int)n_cpus]);
+				i, cpu);
 
-		if (w < 0 || (size_t)w >= len - off)
+		if (cpu < 0 || w < 0 || (size_t)w >= len - off)
 			return -1;
 		off += (size_t)w;
 	}
@@ -218,6 +170,8 @@ lcores_arg(unsigned int n, char *buf, size_t len)
 static int
 rtemem_run(struct mperf_ctx *ctx)
 {
+	struct mt_lcore_launcher launcher = { rte_eal_remote_launch,
+		rte_eal_wait_lcore, rte_lcore_count };
 	const struct mperf_opts *o = &ctx->opts;
 	char *argv[MPERF_MAX_ARGV], lcores[1024], limit[256];
 	unsigned int n = 0, i;
@@ -252,9 +206,9 @@ rtemem_run(struct mperf_ctx *ctx)
 		mperf_dir_clear(ctx->rt_dir);
 		return -1;
 	}
-	ret = cases_run(ctx, "rtemem", lcores_run);
+	ret = cases_run(ctx, "rtemem", mt_run_lcores, &launcher);
 	if (ret == 0)
-		ret = cases_run(ctx, "rtemem-thread", mt_run_pthreads);
+		ret = cases_run(ctx, "rtemem-thread", mt_run_pthreads, NULL);
 	if (rte_eal_cleanup() < 0)
 		ret = -1;
 	if (mperf_dir_clear(ctx->rt_dir) != 0)
