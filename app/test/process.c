@@ -26,6 +26,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <libgen.h>
 #include <limits.h>
 #include <linux/magic.h>
@@ -733,6 +734,29 @@ test_scratch_dir_remove(const char *path)
 	printf("files left in %s: %s\n", path, names);
 	rmdir(path);
 	return -1;
+}
+
+uint64_t
+test_huge_page_size(void)
+{
+	char base[PATH_MAX];
+	struct statfs st;
+
+	if (scratch_base(base, sizeof(base)) < 0 || statfs(base, &st) != 0)
+		return 0;
+	return (uint64_t)st.f_bsize;
+}
+
+int
+test_huge_mem_arg(unsigned int pages, char *buf, size_t len)
+{
+	uint64_t sz = test_huge_page_size();
+	int ret;
+
+	if (sz == 0)
+		return -1;
+	ret = snprintf(buf, len, "%" PRIu64, (sz >> 20) * pages);
+	return ret > 0 && (size_t)ret < len ? 0 : -1;
 }
 
 int

@@ -249,6 +249,19 @@ int test_scratch_dir(const char *name, char *path, size_t len);
 int test_scratch_dir_remove(const char *path);
 
 /*
+ * The page size, in bytes, of the hugetlbfs where test_scratch_dir()
+ * makes directories, or 0 if there is none. Tests that run on any page
+ * size (CI runs some on 1 GB pages) size what they map in these pages.
+ */
+uint64_t test_huge_page_size(void);
+
+/*
+ * Write the -m value (MB) for @p pages pages of test_huge_page_size()
+ * into @p buf. @return 0, or -1 without hugetlbfs or if it does not fit.
+ */
+int test_huge_mem_arg(unsigned int pages, char *buf, size_t len);
+
+/*
  * Free 2 MB hugepages according to the kernel, or -1 if unreadable. Other
  * processes change it at any time: use it only to decide whether a test
  * can run, never to check an outcome (see test_own_hugetlb_kb()).

@@ -9,12 +9,17 @@
  * --huge-unlink=never maps again and marks dirty; a second process on a
  * live prefix. Each case runs in its own hugetlbfs scratch directory with
  * its own file prefix, and removes both.
+ *
+ * A run maps HF_PAGES pages of the scratch directory's size (-m), or two
+ * of 1 GB or larger (CI runs this test on 1 GB pages too).
  */
 
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +32,8 @@
 #include "test.h"
 
 #define HF_MAX_PAGES 64
+#define HF_PAGES 4 /* pages of a run: 8 MB of 2 MB pages */
+#define HF_PAGES_LARGE 2 /* with pages of 1 GB or more */
 
 /* ---- child side ---- */
 
@@ -109,12 +116,29 @@ struct hf_case {
 	char prefix[64];
 	char huge_dir_arg[PATH_MAX + 16];
 	char prefix_arg[96];
+	unsigned int pages; /* -m of its runs, in pages */
+	char mem[24]; /* the -m value */
+	uint64_t page_sz;
 };
+
+/* Runs of @p c map @p pages pages from now on. */
+static int
+hf_case_pages(struct hf_case *c, unsigned int pages)
+{
+	c->pages = pages;
+	return test_huge_mem_arg(pages, c->mem, sizeof(c->mem));
+}
 
 static int
 hf_case_open(struct hf_case *c, const char *name)
 {
-	if (test_scratch_dir(name, c->dir, sizeof(c->dir)) < 0)
+	c->page_sz = test_huge_page_size();
+	if (c->page_sz == 0 ||
+			hf_case_pages(c,
+					c->page_sz >= RTE_PGSIZE_1G ?
+							HF_PAGES_LARGE :
+							HF_PAGES) < 0 ||
+			test_scratch_dir(name, c->dir, sizeof(c->dir)) < 0)
 		return -1;
 	snprintf(c->prefix, sizeof(c->prefix), "hf%s", name);
 	snprintf(c->huge_dir_arg, sizeof(c->huge_dir_arg), "--huge-dir=%s",
@@ -203,6 +227,8 @@ hf_args(const struct hf_case *c, const char **args, size_t max,
 
 	args[n++] = c->huge_dir_arg;
 	args[n++] = c->prefix_arg;
+	args[n++] = "-m";
+	args[n++] = c->mem;
 	while (*eal_extra != NULL && n < max - 3)
 		args[n++] = *eal_extra++;
 	args[n++] = "--";
@@ -250,9 +276,11 @@ hf_start(const struct hf_case *c, const char *const *eal,
 	return test_child_start("hf_pages", args, res);
 }
 
+#define HF_ALL UINT_MAX /* as many page files as the run has pages */
+
 /* What a directory should hold at one point of a lifecycle. */
 struct hf_expect {
-	unsigned int n_map; /* page files */
+	unsigned int n_map; /* page files; HF_ALL: one per page of the run */
 	bool map_locked; /* all of them locked (else none) */
 	bool lock_file; /* the prefix lock file exists */
 	bool lock_held; /* and is held */
@@ -261,13 +289,13 @@ struct hf_expect {
 static int
 hf_check(const struct hf_case *c, const struct hf_expect *e, const char *when)
 {
+	unsigned int n_map = e->n_map == HF_ALL ? c->pages : e->n_map;
 	struct hf_files f;
 
 	hf_scan(c, &f);
-	TEST_ASSERT_EQUAL(f.n_map, e->n_map,
-			"%s: %u page files (%s), expected %u", when, f.n_map,
-			f.names, e->n_map);
-	TEST_ASSERT_EQUAL(f.n_map_locked, e->map_locked ? e->n_map : 0,
+	TEST_ASSERT_EQUAL(f.n_map, n_map, "%s: %u page files (%s), expected %u",
+			when, f.n_map, f.names, n_map);
+	TEST_ASSERT_EQUAL(f.n_map_locked, e->map_locked ? n_map : 0,
 			"%s: %u of %u page files locked", when, f.n_map_locked,
 			f.n_map);
 	TEST_ASSERT_EQUAL(f.lock_file, e->lock_file, "%s: prefix lock file %s",
@@ -342,28 +370,27 @@ fail:
 	}
 
 static const struct hf_lifecycle hf_lifecycles[] = {
-	{ "page_existing", { "-m", "8", NULL }, HF_HELD(4), HF_NONE,
-			HF_CRASHED(4), HF_NONE },
-	{ "page_always", { "-m", "8", "--huge-unlink=always", NULL },
-			HF_HELD(0), HF_NONE, HF_CRASHED(0), HF_NONE },
-	{ "page_never", { "-m", "8", "--huge-unlink=never", NULL }, HF_HELD(4),
-			HF_LEFT(4), HF_CRASHED(4), HF_LEFT(4) },
-	{ "single_existing", { "-m", "8", "--single-file-segments", NULL },
-			HF_HELD(1), HF_NONE, HF_CRASHED(1), HF_NONE },
+	{ "page_existing", { NULL }, HF_HELD(HF_ALL), HF_NONE,
+			HF_CRASHED(HF_ALL), HF_NONE },
+	{ "page_always", { "--huge-unlink=always", NULL }, HF_HELD(0), HF_NONE,
+			HF_CRASHED(0), HF_NONE },
+	{ "page_never", { "--huge-unlink=never", NULL }, HF_HELD(HF_ALL),
+			HF_LEFT(HF_ALL), HF_CRASHED(HF_ALL), HF_LEFT(HF_ALL) },
+	{ "single_existing", { "--single-file-segments", NULL }, HF_HELD(1),
+			HF_NONE, HF_CRASHED(1), HF_NONE },
 	{ "single_never",
-			{ "-m", "8", "--single-file-segments",
-					"--huge-unlink=never", NULL },
-			HF_HELD(1), HF_LEFT(1), HF_CRASHED(1), HF_LEFT(1) },
-	{ "legacy_existing", { "-m", "8", "--legacy-mem", NULL }, HF_HELD(4),
-			HF_NONE, HF_CRASHED(4), HF_NONE },
-	{ "legacy_never",
-			{ "-m", "8", "--legacy-mem", "--huge-unlink=never",
+			{ "--single-file-segments", "--huge-unlink=never",
 					NULL },
-			HF_HELD(4), HF_LEFT(4), HF_CRASHED(4), HF_LEFT(4) },
-	{ "in_memory", { "-m", "8", "--in-memory", NULL }, HF_NONE, HF_NONE,
-			HF_NONE, HF_NONE },
-	{ "no_huge", { "-m", "8", "--no-huge", NULL }, HF_NONE, HF_NONE,
-			HF_NONE, HF_NONE },
+			HF_HELD(1), HF_LEFT(1), HF_CRASHED(1), HF_LEFT(1) },
+	{ "legacy_existing", { "--legacy-mem", NULL }, HF_HELD(HF_ALL), HF_NONE,
+			HF_CRASHED(HF_ALL), HF_NONE },
+	{ "legacy_never", { "--legacy-mem", "--huge-unlink=never", NULL },
+			HF_HELD(HF_ALL), HF_LEFT(HF_ALL), HF_CRASHED(HF_ALL),
+			HF_LEFT(HF_ALL) },
+	{ "in_memory", { "--in-memory", NULL }, HF_NONE, HF_NONE, HF_NONE,
+			HF_NONE },
+	{ "no_huge", { "--no-huge", NULL }, HF_NONE, HF_NONE, HF_NONE,
+			HF_NONE },
 };
 
 static int
@@ -379,48 +406,54 @@ test_hf_lifecycles(void)
 	return TEST_SUCCESS;
 }
 
-/* Run a child and check the flags of its pages, in walk order. */
+/* Pages 0 to @p n - 1: a mask of page indices, for hf_expect_flags(). */
+#define HF_FIRST(n) ((UINT64_C(1) << (n)) - 1)
+
+/*
+ * Run a child and check the flags of its c->pages pages, in walk order:
+ * page i is dirty when bit i of @p dirty is set, and never freed.
+ */
 static int
 hf_expect_flags(const struct hf_case *c, const char *const *eal,
-		const char *const *app, const unsigned int *want,
-		unsigned int n)
+		const char *const *app, uint64_t dirty)
 {
-	unsigned int flags[HF_MAX_PAGES], i;
+	unsigned int flags[HF_MAX_PAGES], i, want;
 	struct test_child_result res;
 	int got;
 
 	TEST_ASSERT_SUCCESS(hf_run(c, eal, app, &res), "child");
 	TEST_ASSERT_EQUAL(res.exit_code, 0, "child failed: %s", res.output);
 	got = hf_parse_flags(res.output, flags, HF_MAX_PAGES);
-	TEST_ASSERT_EQUAL(got, (int)n, "%d pages, expected %u: %s", got, n,
-			res.output);
-	for (i = 0; i < n; i++)
-		TEST_ASSERT_EQUAL(flags[i], want[i],
+	TEST_ASSERT_EQUAL(got, (int)c->pages, "%d pages, expected %u: %s", got,
+			c->pages, res.output);
+	for (i = 0; i < c->pages; i++) {
+		want = RTE_MEMSEG_FLAG_DO_NOT_FREE;
+		if (dirty & (UINT64_C(1) << i))
+			want |= RTE_MEMSEG_FLAG_DIRTY;
+		TEST_ASSERT_EQUAL(flags[i], want,
 				"page %u flags 0x%x, expected 0x%x: %s", i,
-				flags[i], want[i], res.output);
+				flags[i], want, res.output);
+	}
 	return TEST_SUCCESS;
 }
 
 /*
- * The files of a run of @p n pages on node 0 are <prefix>map_0 to _n-1,
+ * The files of a run on node 0 are <prefix>map_0 to _n-1, one per page,
  * as in DPDK on a machine with one node and one page size.
  */
 static int
-hf_expect_names(const struct hf_case *c, unsigned int n)
+hf_expect_names(const struct hf_case *c)
 {
 	char path[PATH_MAX * 2];
 	unsigned int i;
 
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < c->pages; i++) {
 		snprintf(path, sizeof(path), "%s/%smap_%u", c->dir, c->prefix,
 				i);
 		TEST_ASSERT_SUCCESS(access(path, F_OK), "no %s", path);
 	}
 	return TEST_SUCCESS;
 }
-
-#define DNF RTE_MEMSEG_FLAG_DO_NOT_FREE
-#define DIRTY RTE_MEMSEG_FLAG_DIRTY
 
 static const char *const hf_fill[] = { "fill", NULL };
 static const char *const hf_check_fill[] = { "check", "fill", NULL };
@@ -433,29 +466,25 @@ static const char *const hf_check_fill[] = { "check", "fill", NULL };
 static int
 test_hf_never_restart(void)
 {
-	static const char *const eal[] = { "-m", "8", "--huge-unlink=never",
-		NULL };
-	static const unsigned int fresh[] = { DNF, DNF, DNF, DNF };
-	static const unsigned int reused[] = { DNF | DIRTY, DNF | DIRTY,
-		DNF | DIRTY, DNF | DIRTY };
-	static const unsigned int one_gone[] = { DNF | DIRTY, DNF, DNF | DIRTY,
-		DNF | DIRTY };
+	static const char *const eal[] = { "--huge-unlink=never", NULL };
 	char path[PATH_MAX * 2];
 	struct hf_case c;
 	int ret;
 
 	if (hf_case_open(&c, "never_restart") < 0)
 		return test_skip_hugepages("no hugetlbfs scratch directory");
-	ret = hf_expect_flags(&c, eal, hf_fill, fresh, 4);
+	ret = hf_expect_flags(&c, eal, hf_fill, 0);
 	if (ret == TEST_SUCCESS)
-		ret = hf_expect_names(&c, 4);
+		ret = hf_expect_names(&c);
 	if (ret == TEST_SUCCESS)
-		ret = hf_expect_flags(&c, eal, hf_check_fill, reused, 4);
+		ret = hf_expect_flags(
+				&c, eal, hf_check_fill, HF_FIRST(c.pages));
 	snprintf(path, sizeof(path), "%s/%smap_1", c.dir, c.prefix);
 	if (ret == TEST_SUCCESS && unlink(path) != 0)
 		ret = TEST_FAILED;
 	if (ret == TEST_SUCCESS)
-		ret = hf_expect_flags(&c, eal, hf_check_fill, one_gone, 4);
+		ret = hf_expect_flags(&c, eal, hf_check_fill,
+				HF_FIRST(c.pages) & ~UINT64_C(2));
 	if (hf_case_close(&c) < 0)
 		ret = TEST_FAILED;
 	return ret;
@@ -463,26 +492,27 @@ test_hf_never_restart(void)
 
 /*
  * A single file per list, --huge-unlink=never: what lies inside the file
- * as found is dirty, what the restart adds beyond it is clean.
+ * as found is dirty, what the restart adds beyond it (as many pages
+ * again) is clean.
  */
 static int
 test_hf_never_single_grow(void)
 {
-	static const char *const eal8[] = { "-m", "8", "--single-file-segments",
+	static const char *const eal[] = { "--single-file-segments",
 		"--huge-unlink=never", NULL };
-	static const char *const eal16[] = { "-m", "16",
-		"--single-file-segments", "--huge-unlink=never", NULL };
-	static const unsigned int fresh[] = { DNF, DNF, DNF, DNF };
-	static const unsigned int grown[] = { DNF | DIRTY, DNF | DIRTY,
-		DNF | DIRTY, DNF | DIRTY, DNF, DNF, DNF, DNF };
 	struct hf_case c;
+	unsigned int n;
 	int ret;
 
 	if (hf_case_open(&c, "never_single") < 0)
 		return test_skip_hugepages("no hugetlbfs scratch directory");
-	ret = hf_expect_flags(&c, eal8, hf_fill, fresh, 4);
+	n = c.pages;
+	ret = hf_expect_flags(&c, eal, hf_fill, 0);
 	if (ret == TEST_SUCCESS)
-		ret = hf_expect_flags(&c, eal16, hf_check_fill, grown, 8);
+		ret = hf_case_pages(&c, 2 * n) == 0 ? TEST_SUCCESS :
+						      TEST_FAILED;
+	if (ret == TEST_SUCCESS)
+		ret = hf_expect_flags(&c, eal, hf_check_fill, HF_FIRST(n));
 	if (hf_case_close(&c) < 0)
 		ret = TEST_FAILED;
 	return ret;
@@ -497,26 +527,25 @@ test_hf_never_single_grow(void)
 static int
 test_hf_never_layout_switch(void)
 {
-	static const char *const page[] = { "-m", "8", "--huge-unlink=never",
-		NULL };
-	static const char *const single[] = { "-m", "8",
-		"--single-file-segments", "--huge-unlink=never", NULL };
-	static const unsigned int fresh[] = { DNF, DNF, DNF, DNF };
+	static const char *const page[] = { "--huge-unlink=never", NULL };
+	static const char *const single[] = { "--single-file-segments",
+		"--huge-unlink=never", NULL };
 	struct hf_case c;
 	int ret;
 
 	if (hf_case_open(&c, "never_layout") < 0)
 		return test_skip_hugepages("no hugetlbfs scratch directory");
-	ret = hf_expect_flags(&c, page, hf_fill, fresh, 4);
+	ret = hf_expect_flags(&c, page, hf_fill, 0);
 	if (ret == TEST_SUCCESS)
-		ret = hf_expect_names(&c, 4);
+		ret = hf_expect_names(&c);
 	if (ret == TEST_SUCCESS)
-		ret = hf_expect_flags(&c, single, hf_check_fill, fresh, 4);
+		ret = hf_expect_flags(&c, single, hf_check_fill, 0);
 	if (ret == TEST_SUCCESS && test_dir_count(c.dir, "map_") != 1)
 		ret = TEST_FAILED;
 	if (ret == TEST_SUCCESS)
-		ret = hf_expect_flags(&c, page, hf_check_fill, fresh, 4);
-	if (ret == TEST_SUCCESS && test_dir_count(c.dir, "map_") != 4)
+		ret = hf_expect_flags(&c, page, hf_check_fill, 0);
+	if (ret == TEST_SUCCESS &&
+			test_dir_count(c.dir, "map_") != (int)c.pages)
 		ret = TEST_FAILED;
 	if (hf_case_close(&c) < 0)
 		ret = TEST_FAILED;
@@ -527,19 +556,17 @@ test_hf_never_layout_switch(void)
 static int
 test_hf_never_legacy(void)
 {
-	static const char *const eal[] = { "-m", "8", "--legacy-mem",
+	static const char *const eal[] = { "--legacy-mem",
 		"--huge-unlink=never", NULL };
-	static const unsigned int fresh[] = { DNF, DNF, DNF, DNF };
-	static const unsigned int reused[] = { DNF | DIRTY, DNF | DIRTY,
-		DNF | DIRTY, DNF | DIRTY };
 	struct hf_case c;
 	int ret;
 
 	if (hf_case_open(&c, "never_legacy") < 0)
 		return test_skip_hugepages("no hugetlbfs scratch directory");
-	ret = hf_expect_flags(&c, eal, hf_fill, fresh, 4);
+	ret = hf_expect_flags(&c, eal, hf_fill, 0);
 	if (ret == TEST_SUCCESS)
-		ret = hf_expect_flags(&c, eal, hf_check_fill, reused, 4);
+		ret = hf_expect_flags(
+				&c, eal, hf_check_fill, HF_FIRST(c.pages));
 	if (hf_case_close(&c) < 0)
 		ret = TEST_FAILED;
 	return ret;
@@ -549,8 +576,7 @@ test_hf_never_legacy(void)
 static int
 test_hf_existing_no_reuse(void)
 {
-	static const char *const eal[] = { "-m", "8", NULL };
-	static const unsigned int fresh[] = { DNF, DNF, DNF, DNF };
+	static const char *const eal[] = { NULL };
 	struct test_child_result res;
 	struct hf_case c;
 	pid_t pid;
@@ -561,7 +587,7 @@ test_hf_existing_no_reuse(void)
 	pid = hf_start(&c, eal, &res);
 	TEST_ASSERT(pid > 0, "child did not start: %s", res.output);
 	test_child_finish(pid, SIGKILL, &res);
-	ret = hf_expect_flags(&c, eal, hf_check_fill, fresh, 4);
+	ret = hf_expect_flags(&c, eal, hf_check_fill, 0);
 	if (hf_case_close(&c) < 0)
 		ret = TEST_FAILED;
 	return ret;
@@ -571,7 +597,7 @@ test_hf_existing_no_reuse(void)
 static int
 test_hf_second_primary(void)
 {
-	static const char *const eal[] = { "-m", "8", NULL };
+	static const char *const eal[] = { NULL };
 	struct test_child_result res, res2;
 	char want[128];
 	struct hf_case c;
@@ -612,13 +638,15 @@ hf_held_case(const char *name, const char *const *eal)
 	struct test_child_result res;
 	char path[PATH_MAX * 2], want[PATH_MAX * 2 + 32];
 	struct hf_case c;
+	off_t len;
 	int fd, ret = TEST_SUCCESS;
 
 	if (hf_case_open(&c, name) < 0)
 		return test_skip_hugepages("no hugetlbfs scratch directory");
+	len = (off_t)c.page_sz;
 	snprintf(path, sizeof(path), "%s/%smap_0", c.dir, c.prefix);
 	fd = open(path, O_CREAT | O_RDWR, 0600);
-	if (fd < 0 || ftruncate(fd, 4 << 20) != 0 || flock(fd, LOCK_SH) != 0)
+	if (fd < 0 || ftruncate(fd, len) != 0 || flock(fd, LOCK_SH) != 0)
 		ret = TEST_FAILED;
 	snprintf(want, sizeof(want), "%s is in use by another process", path);
 	if (ret == TEST_SUCCESS)
@@ -627,7 +655,7 @@ hf_held_case(const char *name, const char *const *eal)
 			(res.exit_code != TEST_CHILD_INIT_FAILED ||
 					strstr(res.output, want) == NULL ||
 					access(path, F_OK) != 0 ||
-					lseek(fd, 0, SEEK_END) != 4 << 20)) {
+					lseek(fd, 0, SEEK_END) != len)) {
 		printf("%s: exit %d, file %s, size %ld: %s\n", name,
 				res.exit_code,
 				access(path, F_OK) == 0 ? "kept" : "removed",
@@ -644,15 +672,14 @@ hf_held_case(const char *name, const char *const *eal)
 static int
 test_hf_file_held_elsewhere(void)
 {
-	static const char *const page_never[] = { "-m", "8",
+	static const char *const page_never[] = { "--huge-unlink=never", NULL };
+	static const char *const page_existing[] = { NULL };
+	static const char *const page_always[] = { "--huge-unlink=always",
+		NULL };
+	static const char *const single_existing[] = { "--single-file-segments",
+		NULL };
+	static const char *const single_never[] = { "--single-file-segments",
 		"--huge-unlink=never", NULL };
-	static const char *const page_existing[] = { "-m", "8", NULL };
-	static const char *const page_always[] = { "-m", "8",
-		"--huge-unlink=always", NULL };
-	static const char *const single_existing[] = { "-m", "8",
-		"--single-file-segments", NULL };
-	static const char *const single_never[] = { "-m", "8",
-		"--single-file-segments", "--huge-unlink=never", NULL };
 	int ret = hf_held_case("held_never", page_never);
 
 	if (ret == TEST_SUCCESS)
@@ -670,7 +697,7 @@ test_hf_file_held_elsewhere(void)
 static int
 test_hf_other_prefix_kept(void)
 {
-	static const char *const eal[] = { "-m", "8", NULL };
+	static const char *const eal[] = { NULL };
 	struct test_child_result res;
 	char path[PATH_MAX * 2];
 	struct hf_case c;

@@ -54,7 +54,8 @@
 
 #define MR_FILL 0xA5 /* what the killed run leaves in its memory */
 #define MR_REFILL 0x5A /* what the check child writes before freeing */
-#define MR_BLOCK (1u << 20) /* the big blocks: 1 MiB each */
+#define MR_BLOCK (1u << 20) /* the big blocks: 1 MiB each on small pages */
+#define MR_BLOCKS_PER_PAGE 32 /* on larger pages: 1/32 of a page */
 #define MR_MZ_LEN (4u << 20) /* the memzone (a block in the check) */
 #define MR_MAX_BLOCKS 64 /* most 1 MiB blocks in one run */
 
@@ -64,15 +65,47 @@ static const size_t mr_small[] = { 1, 64, 200, 1000, 4096, 65535, 300000 };
 #define MR_N_SMALL RTE_DIM(mr_small)
 #define MR_MAX_ITEMS (MR_N_SMALL + 1 + MR_MAX_BLOCKS)
 
-/* Item @p i of a mix: the small sizes, the memzone, then the blocks. */
+/*
+ * The size of the big blocks on pages of @p page_sz bytes: scaled with
+ * the page, so that a mix spans several pages of any size (CI runs this
+ * test on 1 GB pages too).
+ */
 static size_t
-mr_item_size(unsigned int i)
+mr_block_size(uint64_t page_sz)
+{
+	return RTE_MAX((size_t)MR_BLOCK,
+			(size_t)(page_sz / MR_BLOCKS_PER_PAGE));
+}
+
+static int
+mr_list_page_size(const struct rte_memseg_list *msl, void *arg)
+{
+	*(uint64_t *)arg = msl->page_sz;
+	return 1;
+}
+
+/* In a child: the block size for the pages of its memory. */
+static size_t
+mr_child_block_size(void)
+{
+	uint64_t page_sz = 0;
+
+	rte_memseg_list_walk(mr_list_page_size, &page_sz);
+	return mr_block_size(page_sz);
+}
+
+/*
+ * Item @p i of a mix with blocks of @p block bytes: the small sizes, the
+ * memzone, then the blocks.
+ */
+static size_t
+mr_item_size(size_t block, unsigned int i)
 {
 	if (i < MR_N_SMALL)
 		return mr_small[i];
 	if (i == MR_N_SMALL)
 		return MR_MZ_LEN;
-	return MR_BLOCK;
+	return block;
 }
 
 /* @return the number of blocks in app args "N", or -1. */
@@ -93,7 +126,7 @@ mr_parse_blocks(int argc, char **argv)
 /* ---- child side: the run that fills and is killed ---- */
 
 /*
- * App args: the number of 1 MiB blocks. Allocates the mix with rte_malloc
+ * App args: the number of big blocks. Allocates the mix with rte_malloc
  * (the memzone as a memzone), fills it with MR_FILL, prints "filled N",
  * says ready and waits to be killed.
  */
@@ -102,8 +135,8 @@ mr_child_fill(int argc, char **argv)
 {
 	const struct rte_memzone *mz;
 	int blocks = mr_parse_blocks(argc, argv);
+	size_t block = mr_child_block_size(), filled = 0;
 	unsigned int i, n;
-	size_t filled = 0;
 	void *p;
 
 	if (blocks < 0) {
@@ -117,15 +150,15 @@ mr_child_fill(int argc, char **argv)
 					"mr_fill", MR_MZ_LEN, SOCKET_ID_ANY, 0);
 			p = mz != NULL ? mz->addr : NULL;
 		} else {
-			p = rte_malloc(NULL, mr_item_size(i), 0);
+			p = rte_malloc(NULL, mr_item_size(block, i), 0);
 		}
 		if (p == NULL) {
 			printf("malloc_fill: item %u of %zu bytes failed\n", i,
-					mr_item_size(i));
+					mr_item_size(block, i));
 			return 1;
 		}
-		memset(p, MR_FILL, mr_item_size(i));
-		filled += mr_item_size(i);
+		memset(p, MR_FILL, mr_item_size(block, i));
+		filled += mr_item_size(block, i);
 	}
 	printf("filled %zu\n", filled);
 	test_child_ready();
@@ -226,6 +259,7 @@ mr_seg_count(const struct rte_memseg_list *msl, const struct rte_memseg *ms,
 struct mr_round {
 	void *p[MR_MAX_ITEMS];
 	unsigned int n; /* items */
+	size_t block; /* the size of the big ones */
 	uint64_t bytes; /* sum of their sizes */
 };
 
@@ -238,15 +272,15 @@ mr_round_zalloc(struct mr_round *r)
 	r->bytes = 0;
 	for (i = 0; i < r->n; i++) {
 		r->p[i] = mr_zalloc((enum mr_kind)(i % MR_N_KINDS),
-				mr_item_size(i));
+				mr_item_size(r->block, i));
 		if (r->p[i] == NULL) {
 			printf("zmalloc_check: %s of %zu bytes (item %u) "
 			       "failed\n",
 					mr_kind_name[i % MR_N_KINDS],
-					mr_item_size(i), i);
+					mr_item_size(r->block, i), i);
 			return -1;
 		}
-		r->bytes += mr_item_size(i);
+		r->bytes += mr_item_size(r->block, i);
 	}
 	return 0;
 }
@@ -259,13 +293,13 @@ mr_round_check_zero(const struct mr_round *r, const char *when)
 	size_t off;
 
 	for (i = 0; i < r->n; i++) {
-		off = mr_first_nonzero(r->p[i], mr_item_size(i));
+		off = mr_first_nonzero(r->p[i], mr_item_size(r->block, i));
 		if (off == SIZE_MAX)
 			continue;
 		printf("zmalloc_check: %s: %s item %u (%zu bytes at %p): "
 		       "byte %zu is 0x%02x\n",
 				when, mr_kind_name[i % MR_N_KINDS], i,
-				mr_item_size(i), r->p[i], off,
+				mr_item_size(r->block, i), r->p[i], off,
 				((const uint8_t *)r->p[i])[off]);
 		bad++;
 	}
@@ -333,14 +367,14 @@ mr_check_reuse(struct mr_round *r, unsigned int *bad)
 	unsigned int i;
 
 	for (i = 0; i < r->n; i++) {
-		r->p[i] = rte_malloc(NULL, mr_item_size(i), 0);
+		r->p[i] = rte_malloc(NULL, mr_item_size(r->block, i), 0);
 		if (r->p[i] == NULL) {
 			printf("zmalloc_check: rte_malloc of %zu failed\n",
-					mr_item_size(i));
+					mr_item_size(r->block, i));
 			return -1;
 		}
-		memset(r->p[i], MR_REFILL, mr_item_size(i));
-		freed += mr_item_size(i);
+		memset(r->p[i], MR_REFILL, mr_item_size(r->block, i));
+		freed += mr_item_size(r->block, i);
 	}
 	mr_counters_read(&c0);
 	mr_round_free(r);
@@ -359,7 +393,7 @@ mr_check_reuse(struct mr_round *r, unsigned int *bad)
 }
 
 /*
- * App args: the number of 1 MiB blocks. Exit 0 if every zero-allocated
+ * App args: the number of big blocks. Exit 0 if every zero-allocated
  * byte was zero, 2 if some were not, 1 on any other failure.
  */
 static int
@@ -374,6 +408,7 @@ mr_child_check(int argc, char **argv)
 		return 1;
 	}
 	r.n = MR_N_SMALL + 1 + (unsigned int)blocks;
+	r.block = mr_child_block_size();
 	if (mr_check_restart(&r, &bad) < 0 || mr_check_reuse(&r, &bad) < 0) {
 		mr_round_free(&r);
 		return 1;
@@ -389,12 +424,13 @@ REGISTER_CHILD_ACTION(zmalloc_check, mr_child_check)
 struct mr_backing {
 	const char *name; /* of the scratch dir; prefix "mr<name>" */
 	const char *eal[4]; /* EAL options of every run, NULL-terminated */
-	const char *mem; /* -m of the check and full runs, or NULL */
-	const char *half_mem; /* -m of the partial fill run, or NULL */
+	bool no_huge; /* its pages are not those of the hugetlbfs */
+	unsigned int mem; /* -m of the check and full runs in blocks, or 0 */
+	unsigned int half_mem; /* -m of the partial fill run, or 0 */
 	bool never; /* runs add --huge-unlink=never */
 	bool keeps_memory; /* freed pages are never given back */
 	bool delete_files; /* partial state also deletes page files */
-	unsigned int blocks; /* 1 MiB blocks of the check */
+	unsigned int blocks; /* big blocks of the check */
 	unsigned int full_blocks; /* of the full fill run: more */
 	unsigned int half_blocks; /* of the partial fill run: about half */
 };
@@ -407,7 +443,8 @@ static const struct mr_backing mr_backings[] = {
 			.delete_files = true,
 			.blocks = 48,
 			.full_blocks = 56,
-			.half_blocks = 20,
+			/* More than a page of 32 blocks: files to delete. */
+			.half_blocks = 36,
 	},
 	{
 			.name = "single",
@@ -420,8 +457,8 @@ static const struct mr_backing mr_backings[] = {
 	{
 			.name = "legacy",
 			.eal = { "--legacy-mem", NULL },
-			.mem = "64",
-			.half_mem = "32",
+			.mem = 64,
+			.half_mem = 32,
 			.never = true,
 			.keeps_memory = true,
 			.blocks = 32,
@@ -438,8 +475,9 @@ static const struct mr_backing mr_backings[] = {
 	{
 			.name = "nohuge",
 			.eal = { "--no-huge", NULL },
-			.mem = "64",
-			.half_mem = "32",
+			.no_huge = true,
+			.mem = 64,
+			.half_mem = 32,
 			.keeps_memory = true,
 			.blocks = 32,
 			.full_blocks = 40,
@@ -450,6 +488,7 @@ static const struct mr_backing mr_backings[] = {
 /* A backing's directory and prefix. */
 struct mr_case {
 	const struct mr_backing *bk;
+	size_t block; /* the size of the big blocks of its runs */
 	char dir[PATH_MAX];
 	char prefix[64];
 	char huge_dir_arg[PATH_MAX + 16];
@@ -460,21 +499,27 @@ struct mr_case {
 struct mr_run {
 	const char *args[16];
 	char blocks[16];
+	char mem[24];
 };
 
-/* Build the arguments of a run with @p blocks, -m @p mem, @p never. */
+/*
+ * Build the arguments of a run with @p blocks, -m @p mem blocks (none
+ * with 0), @p never.
+ */
 static void
 mr_run_args(struct mr_run *run, const struct mr_case *c, unsigned int blocks,
-		const char *mem, bool never)
+		unsigned int mem, bool never)
 {
 	const char *const *e;
 	size_t n = 0;
 
 	run->args[n++] = c->huge_dir_arg;
 	run->args[n++] = c->prefix_arg;
-	if (mem != NULL) {
+	if (mem != 0) {
+		snprintf(run->mem, sizeof(run->mem), "%zu",
+				(c->block >> 20) * mem);
 		run->args[n++] = "-m";
-		run->args[n++] = mem;
+		run->args[n++] = run->mem;
 	}
 	for (e = c->bk->eal; *e != NULL; e++)
 		run->args[n++] = *e;
@@ -641,7 +686,7 @@ mr_check(const struct mr_case *c, const char *state, enum mr_dirty dirty,
 
 /* Start a fill child, let it fill, kill it; @p filled: bytes it filled. */
 static int
-mr_fill_and_kill(const struct mr_case *c, unsigned int blocks, const char *mem,
+mr_fill_and_kill(const struct mr_case *c, unsigned int blocks, unsigned int mem,
 		uint64_t *filled)
 {
 	struct test_child_result res;
@@ -783,8 +828,7 @@ mr_state_full(struct mr_case *c)
 static int
 mr_state_partial(struct mr_case *c)
 {
-	const char *mem = c->bk->half_mem != NULL ? c->bk->half_mem :
-						    c->bk->mem;
+	unsigned int mem = c->bk->half_mem != 0 ? c->bk->half_mem : c->bk->mem;
 	int deleted, kept;
 	uint64_t filled;
 	int64_t found;
@@ -828,16 +872,19 @@ static int
 mr_backing_run(const struct mr_backing *bk)
 {
 	struct mr_case c = { .bk = bk };
+	uint64_t page_sz = test_huge_page_size();
 	int ret;
 
-	if (test_scratch_dir(bk->name, c.dir, sizeof(c.dir)) < 0)
+	if (page_sz == 0 ||
+			test_scratch_dir(bk->name, c.dir, sizeof(c.dir)) < 0)
 		return test_skip_hugepages("no hugetlbfs scratch directory");
+	c.block = mr_block_size(bk->no_huge ? RTE_PGSIZE_4K : page_sz);
 	snprintf(c.prefix, sizeof(c.prefix), "mr%s", bk->name);
 	snprintf(c.huge_dir_arg, sizeof(c.huge_dir_arg), "--huge-dir=%s",
 			c.dir);
 	snprintf(c.prefix_arg, sizeof(c.prefix_arg), "--file-prefix=%s",
 			c.prefix);
-	printf("backing %s\n", bk->name);
+	printf("backing %s, blocks of %zu kB\n", bk->name, c.block >> 10);
 	ret = mr_state_fresh(&c);
 	if (ret == TEST_SUCCESS)
 		ret = mr_state_full(&c);
