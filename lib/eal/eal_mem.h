@@ -114,6 +114,9 @@ struct eal_msl_local {
 		       * entry with its file's name is not ours */
 	uint64_t *may_hold_data; /* single file: bit per slot whose file range
 				  * may hold earlier data; NULL otherwise */
+	uint64_t whole_len; /* single file: bytes from its start that have
+			     * a page behind each, as far as this process
+			     * knows (a file found full); 0 if unknown */
 	int *seg_fds; /* file per page: descriptors opened on demand by
 		       * rte_memseg_get_fd(), -1 when closed; NULL until then */
 	uint64_t *anon_slots; /* file per page: bit per slot served by a

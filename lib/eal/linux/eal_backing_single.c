@@ -54,7 +54,12 @@ bits_set(uint64_t *bm, unsigned int idx, unsigned int n, bool v)
 		eal_bitmap_set_range(bm, idx, n, v);
 }
 
-/* Mark the slots covered by the file as found as possibly holding data. */
+/*
+ * Mark the slots covered by the file as found as possibly holding data.
+ * A file found with a page behind every byte needs no allocation where
+ * it is mapped again: noted, so that a warm restart skips the fallocate,
+ * which looks up each page of the range.
+ */
 static void
 single_note_existing(struct eal_mem *mem, unsigned int l,
 		const struct eal_hugefile_found *f)
@@ -66,6 +71,15 @@ single_note_existing(struct eal_mem *mem, unsigned int l,
 				(unsigned int)RTE_MIN(f->size / msl->page_sz,
 						(uint64_t)msl->n_segs),
 				true);
+	if (f->allocated >= f->size)
+		mem->local[l].whole_len = f->size;
+}
+
+/* Pages from @p off on may have left the file: it is no longer whole. */
+static void
+single_note_punched(struct eal_msl_local *loc, uint64_t off)
+{
+	loc->whole_len = RTE_MIN(loc->whole_len, off);
 }
 
 static int memfd_open(struct eal_mem *mem, unsigned int l);
@@ -193,6 +207,7 @@ single_close(struct eal_mem *mem, unsigned int l, bool remove)
 	}
 	eal_os_close(loc->fd);
 	loc->fd = -1;
+	loc->whole_len = 0;
 	loc->fd_anon = false;
 	free(loc->may_hold_data);
 	loc->may_hold_data = NULL;
@@ -234,7 +249,8 @@ range_map(struct eal_mem *mem, unsigned int l, unsigned int idx, unsigned int n,
 		return ret;
 	for (i = 0; i < n; i++)
 		dirty[i] = bit_get(loc->may_hold_data, idx + i);
-	ret = eal_os_allocate(loc->fd, off, len);
+	ret = off + len <= loc->whole_len ? 0 :
+					    eal_os_allocate(loc->fd, off, len);
 	if (ret == 0)
 		ret = range_map_fd(loc->fd, off, addr, len);
 	if (ret == 0) {
@@ -244,9 +260,11 @@ range_map(struct eal_mem *mem, unsigned int l, unsigned int idx, unsigned int n,
 	EAL_LOG(DEBUG, "cannot map %u pages of list %u: %s", n, l,
 			strerror(-ret));
 	for (i = 0; i < n; i++)
-		if (!dirty[i])
+		if (!dirty[i]) {
+			single_note_punched(loc, off + i * msl->page_sz);
 			eal_os_punch_hole(loc->fd, off + i * msl->page_sz,
 					msl->page_sz);
+		}
 	/* A file this process made and nothing uses goes with the failure. */
 	if (msl->n_used == 0 && loc->fd_created)
 		single_close(mem, l, true);
@@ -264,6 +282,7 @@ range_unmap(struct eal_mem *mem, unsigned int l, unsigned int idx,
 	ret = eal_os_va_unmap_keep(eal_msl_slot_addr(msl, idx), len);
 	if (ret < 0 || keep_data)
 		return ret;
+	single_note_punched(&mem->local[l], (uint64_t)idx * msl->page_sz);
 	ret = eal_os_punch_hole(
 			mem->local[l].fd, (uint64_t)idx * msl->page_sz, len);
 	/* Pages that could not be punched out keep their data: dirty. */
