@@ -129,11 +129,13 @@ test_defaults(void)
 			"malloc_retain");
 	TEST_ASSERT_EQUAL(opts.malloc_decay_ms, EAL_MALLOC_DECAY_DEFAULT_MS,
 			"malloc_decay_ms");
+	TEST_ASSERT_EQUAL(opts.populate_threads, 1, "populate_threads");
 	/* Everything else is zero: no stale byte from before. */
 	memset(&zero, 0, sizeof(zero));
 	strcpy(zero.file_prefix, "rte");
 	zero.malloc_retain = EAL_MALLOC_RETAIN_DEFAULT;
 	zero.malloc_decay_ms = EAL_MALLOC_DECAY_DEFAULT_MS;
+	zero.populate_threads = 1;
 	TEST_ASSERT(memcmp(&zero, &opts, sizeof(zero)) == 0, "not all zero");
 	/* Resolving nothing changes nothing. */
 	TEST_ASSERT_SUCCESS(
@@ -316,6 +318,26 @@ test_malloc_retain_forms(void)
 	return TEST_SUCCESS;
 }
 
+static int
+test_populate_threads_forms(void)
+{
+	TEST_ASSERT_EQUAL(PARSE("--populate-threads=4"), 1, "%s", err);
+	TEST_ASSERT_EQUAL(opts.populate_threads, 4, "4");
+	TEST_ASSERT_EQUAL(PARSE("--populate-threads", "256"), 2, "%s", err);
+	TEST_ASSERT_EQUAL(opts.populate_threads, 256, "256");
+	TEST_ASSERT_EQUAL(PARSE("--populate-threads=auto"), 1, "%s", err);
+	TEST_ASSERT_EQUAL(opts.populate_threads, EAL_POPULATE_THREADS_AUTO,
+			"auto");
+	/* One thread is what every mode does. */
+	TEST_ASSERT_EQUAL(
+			PARSE("--populate-threads=1", "--single-file-segments"),
+			2, "%s", err);
+	TEST_ASSERT_EQUAL(PARSE("--populate-threads=2", "--legacy-mem",
+					  "--huge-unlink=never"),
+			3, "%s", err);
+	return TEST_SUCCESS;
+}
+
 #define MEM_EXPECT "expected a size in MB, e.g. 512 or 2G"
 
 static int
@@ -451,6 +473,20 @@ test_socket_mem_bad(void)
 				"expected milliseconds from 0 to 3600000" },
 		{ { "--malloc-decay" },
 				"option --malloc-decay requires an argument" },
+		{ { "--populate-threads=0" },
+				"invalid value '0' for --populate-threads: "
+				"expected a number of threads from 1 to 256, "
+				"or auto" },
+		{ { "--populate-threads=257" },
+				"invalid value '257' for --populate-threads: "
+				"expected a number of threads from 1 to 256, "
+				"or auto" },
+		{ { "--populate-threads=all" },
+				"invalid value 'all' for --populate-threads: "
+				"expected a number of threads from 1 to 256, "
+				"or auto" },
+		{ { "--populate-threads" },
+				"option --populate-threads requires an argument" },
 	};
 	char list[4 * (RTE_MAX_NUMA_NODES + 1)] = "";
 	char msg[256];
@@ -1105,6 +1141,18 @@ static const struct bad_case conflict_cases[] = {
 	{ { "--malloc-retain=1", "--match-allocations" },
 			"options --malloc-retain and --match-allocations" NOT_TOGETHER
 			"each allocation gives its own pages back as soon as it is freed" },
+	{ { "--populate-threads=2", "--single-file-segments" },
+			"options --populate-threads and --single-file-segments" NOT_TOGETHER
+			"the kernel allocates the pages of one file one at a "
+			"time, so threads would only wait for each other" },
+	{ { "--in-memory", "--populate-threads=auto" },
+			"options --populate-threads and --in-memory" NOT_TOGETHER
+			"the kernel allocates the pages of one file one at a "
+			"time, so threads would only wait for each other" },
+	{ { "--populate-threads=4", "--no-huge" },
+			"options --populate-threads and --no-huge" NOT_TOGETHER
+			"memory without hugepages is anonymous memory the "
+			"kernel maps by itself" },
 	{ { "--socket-limit=1024", "--no-huge" },
 			"options --socket-limit and --no-huge" NOT_TOGETHER
 			"memory without hugepages never grows, so the limit could never apply" },
@@ -1312,6 +1360,7 @@ static struct unit_test_suite eal_options_suite = { .suite_name = "EAL options",
 			TEST_CASE(test_huge_unlink_name),
 			TEST_CASE(test_memory_forms),
 			TEST_CASE(test_malloc_retain_forms),
+			TEST_CASE(test_populate_threads_forms),
 			TEST_CASE(test_memory_bad),
 			TEST_CASE(test_socket_mem_forms),
 			TEST_CASE(test_socket_mem_bad),

@@ -72,6 +72,8 @@ static const char *const opt_expect[EAL_OPT_COUNT] = {
 	[EAL_OPT_MALLOC_RETAIN] =
 			"a size in MB, e.g. 256 or 1G (0: keep nothing)",
 	[EAL_OPT_MALLOC_DECAY] = "milliseconds from 0 to 3600000",
+	[EAL_OPT_POPULATE_THREADS] =
+			"a number of threads from 1 to 256, or auto",
 	[EAL_OPT_PROC_TYPE] = "primary, secondary or auto",
 	[EAL_OPT_BASE_VIRTADDR] =
 			"a non-zero hexadecimal address, e.g. 0x100000000",
@@ -289,6 +291,22 @@ opt_malloc_decay(struct eal_options *opts, const struct opt_ctx *ctx)
 		return bad_value(ctx, "expected %s", opt_expect[ctx->id]);
 	opts->malloc_decay_ms = (uint32_t)ms;
 	opts->malloc_decay_given = true;
+	return 0;
+}
+
+static int
+opt_populate_threads(struct eal_options *opts, const struct opt_ctx *ctx)
+{
+	uint64_t n;
+
+	if (strcmp(ctx->value, "auto") == 0) {
+		opts->populate_threads = EAL_POPULATE_THREADS_AUTO;
+		return 0;
+	}
+	if (parse_u64(ctx->value, strlen(ctx->value), &n) < 0 || n == 0 ||
+			n > EAL_POPULATE_THREADS_MAX)
+		return bad_value(ctx, "expected %s", opt_expect[ctx->id]);
+	opts->populate_threads = (uint32_t)n;
 	return 0;
 }
 
@@ -662,6 +680,7 @@ static const opt_handler opt_handlers[EAL_OPT_COUNT] = {
 	[EAL_OPT_KEEP_MEMZONES] = opt_keep_memzones,
 	[EAL_OPT_MALLOC_RETAIN] = opt_malloc_retain,
 	[EAL_OPT_MALLOC_DECAY] = opt_malloc_decay,
+	[EAL_OPT_POPULATE_THREADS] = opt_populate_threads,
 	[EAL_OPT_IOVA_MODE] = opt_iova_mode,
 	[EAL_OPT_PROC_TYPE] = opt_proc_type,
 	[EAL_OPT_BASE_VIRTADDR] = opt_base_virtaddr,
@@ -758,6 +777,7 @@ eal_options_defaults(struct eal_options *opts)
 	strcpy(opts->file_prefix, "rte");
 	opts->malloc_retain = EAL_MALLOC_RETAIN_DEFAULT;
 	opts->malloc_decay_ms = EAL_MALLOC_DECAY_DEFAULT_MS;
+	opts->populate_threads = 1;
 	opts->huge_unlink = EAL_HUGE_UNLINK_EXISTING;
 	opts->iova_mode = RTE_IOVA_DC;
 	opts->proc_type = RTE_PROC_PRIMARY;
@@ -903,6 +923,20 @@ resolve_limit_conflicts(const struct eal_options *o, char *err, size_t len)
 				o->no_huge || o->legacy_mem ?
 						"its memory never goes back, so none is kept" :
 						"each allocation gives its own pages back as soon as it is freed");
+	if (o->populate_threads != 1 &&
+			(o->no_huge || o->single_file_segments || o->in_memory))
+		return conflict(err, len, "--populate-threads",
+				o->no_huge ? "--no-huge" :
+						o->in_memory ?
+					     "--in-memory" :
+					     "--single-file-segments",
+				o->no_huge ? "memory without hugepages is "
+					     "anonymous memory the kernel maps "
+					     "by itself" :
+					     "the kernel allocates the pages "
+					     "of one file one at a time, so "
+					     "threads would only wait for "
+					     "each other");
 	if (o->n_socket_limit != 0 && o->no_huge)
 		return conflict(err, len, "--socket-limit", "--no-huge",
 				"memory without hugepages never grows, so the limit "

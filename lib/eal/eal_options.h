@@ -60,6 +60,8 @@ enum eal_opt_arg {
 			"Free memory each heap keeps mapped for reuse, in MB or with a K/M/G suffix (default 256; 0: give pages back at once)") \
 	X(MALLOC_DECAY, "malloc-decay", 0, EAL_ARG_REQUIRED, "MS", \
 			"How long kept memory may stay unused before it goes back, in ms (default 1000)") \
+	X(POPULATE_THREADS, "populate-threads", 0, EAL_ARG_REQUIRED, "N|auto", \
+			"Threads per NUMA node that allocate and clear new hugepages, one file per page (default 1; auto: the node's CPUs)") \
 	X(KEEP_MEMZONES, "keep-memzones", 0, EAL_ARG_OPTIONAL, \
 			"discard-mismatch", \
 			"Bring back the last run's memzones (needs --huge-unlink=never)") \
@@ -105,6 +107,10 @@ enum eal_keep_memzones {
 #define EAL_MALLOC_DECAY_DEFAULT_MS 1000
 #define EAL_MALLOC_DECAY_MAX_MS 3600000 /* an hour */
 
+/* --populate-threads: at most, and "auto" (the node's CPUs). */
+#define EAL_POPULATE_THREADS_MAX 256
+#define EAL_POPULATE_THREADS_AUTO 0
+
 #define EAL_FILE_PREFIX_MAX 64
 #define EAL_MAX_LOG_RULES 16
 
@@ -138,6 +144,7 @@ struct eal_options {
 	bool malloc_retain_given; /* --malloc-retain seen */
 	uint32_t malloc_decay_ms; /* --malloc-decay */
 	bool malloc_decay_given; /* --malloc-decay seen */
+	uint32_t populate_threads; /* --populate-threads; 0: auto */
 	bool no_shconf; /* also set by --in-memory */
 	enum eal_keep_memzones keep_memzones;
 	enum rte_proc_type_t proc_type; /* RTE_PROC_PRIMARY by default */

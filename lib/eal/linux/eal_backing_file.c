@@ -31,6 +31,7 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -42,6 +43,7 @@
 #include "eal_mem.h"
 #include "eal_memseg_list.h"
 #include "eal_os.h"
+#include "eal_populate.h"
 
 static void
 file_path(const struct eal_mem *mem, unsigned int l, unsigned int idx,
@@ -159,8 +161,13 @@ file_anon_clear(struct eal_mem *mem, unsigned int l, unsigned int idx,
 		eal_bitmap_set_range(mem->local[l].anon_slots, idx, n, false);
 }
 
+/*
+ * Open, allocate and map page @p idx. Threads may map other pages of the
+ * list at the same time: the memfd tables are changed under @p anon_lock.
+ */
 static int
-file_map_one(struct eal_mem *mem, unsigned int l, unsigned int idx, bool *dirty)
+file_map_one(struct eal_mem *mem, unsigned int l, unsigned int idx, bool *dirty,
+		pthread_mutex_t *anon_lock)
 {
 	const struct rte_memseg_list *msl = &mem->mcfg->memsegs[l];
 	struct eal_hugefile_found f;
@@ -175,7 +182,10 @@ file_map_one(struct eal_mem *mem, unsigned int l, unsigned int idx, bool *dirty)
 				"it is; its page comes from anonymous hugepage "
 				"memory this run and is not kept",
 				path, f.why);
-		return file_map_anon(mem, l, idx);
+		pthread_mutex_lock(anon_lock);
+		ret = file_map_anon(mem, l, idx);
+		pthread_mutex_unlock(anon_lock);
+		return ret;
 	}
 	if (fd == -EBUSY)
 		EAL_LOG(ERR, "%s is in use by another process", path);
@@ -201,19 +211,23 @@ file_map_one(struct eal_mem *mem, unsigned int l, unsigned int idx, bool *dirty)
 	return ret;
 }
 
-/* Undo the first @p n pages of a failed map: files without data go. */
+/*
+ * Undo the pages [idx, idx + n) of a failed map whose @p mapped is set:
+ * files without data go.
+ */
 static void
 file_rollback(struct eal_mem *mem, unsigned int l, unsigned int idx,
-		unsigned int n, const bool *dirty)
+		unsigned int n, const bool *dirty, const bool *mapped)
 {
 	const struct rte_memseg_list *msl = &mem->mcfg->memsegs[l];
 	char path[PATH_MAX];
 	unsigned int i;
 
-	if (n == 0)
-		return;
-	eal_os_va_unmap_keep(eal_msl_slot_addr(msl, idx), n * msl->page_sz);
 	for (i = 0; i < n; i++) {
+		if (!mapped[i])
+			continue;
+		eal_os_va_unmap_keep(
+				eal_msl_slot_addr(msl, idx + i), msl->page_sz);
 		if (file_is_anon(mem, l, idx + i)) {
 			eal_os_close(mem->local[l].seg_fds[idx + i]);
 			mem->local[l].seg_fds[idx + i] = -1;
@@ -227,29 +241,63 @@ file_rollback(struct eal_mem *mem, unsigned int l, unsigned int idx,
 	}
 }
 
+/* A run being mapped, page by page, by one or more threads. */
+struct file_run {
+	struct eal_mem *mem;
+	unsigned int l, idx;
+	bool *dirty;
+	pthread_mutex_t anon_lock; /* the list's memfd tables */
+};
+
+static int
+file_run_one(void *arg, unsigned int i)
+{
+	struct file_run *r = arg;
+
+	return file_map_one(
+			r->mem, r->l, r->idx + i, &r->dirty[i], &r->anon_lock);
+}
+
+/*
+ * Open, allocate and map each page of the run, on --populate-threads
+ * threads when it is long enough (new pages are cleared as they are
+ * allocated: that is the work they share), then fault them all in.
+ */
 static int
 file_map(struct eal_mem *mem, unsigned int l, unsigned int idx, unsigned int n,
 		bool *dirty)
 {
 	const struct rte_memseg_list *msl = &mem->mcfg->memsegs[l];
+	struct file_run r = { .mem = mem, .l = l, .idx = idx, .dirty = dirty };
 	char path[PATH_MAX];
 	unsigned int i;
+	bool *mapped;
 	int ret;
 
-	for (i = 0; i < n; i++) {
-		ret = file_map_one(mem, l, idx + i, &dirty[i]);
-		if (ret < 0) {
-			file_rollback(mem, l, idx, i, dirty);
-			return ret;
-		}
+	mapped = malloc(n * sizeof(*mapped));
+	if (mapped == NULL)
+		return -ENOMEM;
+	pthread_mutex_init(&r.anon_lock, NULL);
+	ret = eal_populate_run(eal_populate_threads(mem->opts, msl->socket_id),
+			msl->socket_id, n, file_run_one, &r, mapped);
+	pthread_mutex_destroy(&r.anon_lock);
+	if (ret == 0) {
+		ret = eal_os_populate(
+				eal_msl_slot_addr(msl, idx), n * msl->page_sz);
+		if (ret < 0)
+			EAL_LOG(DEBUG,
+					"cannot fault in %u pages of %" PRIu64
+					" kB: %s",
+					n, msl->page_sz >> 10, strerror(-ret));
+		if (ret == -EFAULT)
+			ret = -ENOMEM;
 	}
-	ret = eal_os_populate(eal_msl_slot_addr(msl, idx), n * msl->page_sz);
 	if (ret < 0) {
-		EAL_LOG(DEBUG, "cannot fault in %u pages of %" PRIu64 " kB: %s",
-				n, msl->page_sz >> 10, strerror(-ret));
-		file_rollback(mem, l, idx, n, dirty);
-		return ret == -EFAULT ? -ENOMEM : ret;
+		file_rollback(mem, l, idx, n, dirty, mapped);
+		free(mapped);
+		return ret;
 	}
+	free(mapped);
 	if (mem->policy->unlink_after_map) {
 		for (i = 0; i < n; i++) {
 			if (file_is_anon(mem, l, idx + i))

@@ -10,9 +10,11 @@
  */
 
 #include <errno.h>
+#include <sched.h>
 #include <stdbool.h>
 #include <numa.h>
 #include <numaif.h>
+#include <pthread.h>
 
 #include <rte_common.h>
 
@@ -82,4 +84,66 @@ eal_numa_check(void *addr, uint64_t page_sz, unsigned int n, int socket,
 		}
 	}
 	return 0;
+}
+
+/* The CPUs of @p socket in @p set, within what the process may use. */
+static int
+numa_node_cpus(int socket, cpu_set_t *set)
+{
+	struct bitmask *cpus;
+	unsigned int cpu;
+	cpu_set_t allowed;
+	int ret = 0;
+
+	CPU_ZERO(set);
+	if (sched_getaffinity(0, sizeof(allowed), &allowed) != 0)
+		return -errno;
+	if (socket < 0 || !numa_matters()) {
+		*set = allowed;
+		return 0;
+	}
+	cpus = numa_allocate_cpumask();
+	if (cpus == NULL)
+		return -ENOMEM;
+	if (numa_node_to_cpus(socket, cpus) != 0)
+		ret = -errno;
+	for (cpu = 0; ret == 0 && cpu < CPU_SETSIZE && cpu < cpus->size; cpu++)
+		if (numa_bitmask_isbitset(cpus, cpu) &&
+				CPU_ISSET(cpu, &allowed))
+			CPU_SET(cpu, set);
+	numa_free_cpumask(cpus);
+	return ret;
+}
+
+unsigned int
+eal_numa_cpu_count(int socket)
+{
+	cpu_set_t set;
+	int n;
+
+	if (numa_node_cpus(socket, &set) < 0)
+		return 1;
+	n = CPU_COUNT(&set);
+	return n > 0 ? (unsigned int)n : 1;
+}
+
+int
+eal_numa_bind_thread(int socket)
+{
+	struct eal_numa_saved saved;
+	cpu_set_t set;
+	int ret;
+
+	if (socket < 0 || !numa_matters())
+		return 0;
+	ret = numa_node_cpus(socket, &set);
+	if (ret == 0 && CPU_COUNT(&set) == 0)
+		ret = -ENODEV;
+	if (ret == 0)
+		ret = -pthread_setaffinity_np(
+				pthread_self(), sizeof(set), &set);
+	/* The thread ends after populating: nothing to restore. */
+	if (ret == 0)
+		eal_numa_prefer(socket, &saved);
+	return ret;
 }

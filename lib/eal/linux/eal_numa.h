@@ -33,4 +33,19 @@ void eal_numa_restore(const struct eal_numa_saved *saved);
 int eal_numa_check(void *addr, uint64_t page_sz, unsigned int n, int socket,
 		int *found);
 
+/*
+ * CPUs of node @p socket this process may run on (all it may run on when
+ * the build or the machine has one node), at least 1.
+ */
+unsigned int eal_numa_cpu_count(int socket);
+
+/*
+ * Let the calling thread run only on the CPUs of node @p socket that the
+ * process may use, and prefer that node for new pages: what a thread that
+ * populates the node's pages does first. Nothing with one node.
+ *
+ * @return 0, or -errno if the thread could not be moved.
+ */
+int eal_numa_bind_thread(int socket);
+
 #endif /* _EAL_NUMA_H_ */
