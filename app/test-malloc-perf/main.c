@@ -19,6 +19,7 @@
  * measured start-up child instead (startup.c).
  */
 
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -90,6 +91,10 @@ static const unsigned int default_sizes_mb[] = { 1024, 2048, 4096, 8192 };
 			"fit fixed + per-GiB cost to each mode's start-up times (and\n" \
 			"dpdk-test's, and the floor of warm modes) and print them at\n" \
 			"64 GiB, 256 GiB and 1 TiB, with the fit's error") \
+	X(POPULATE_THREADS, "populate-threads", required_argument, "N|auto", \
+			"start-up cases: rtemem allocates new pages on this many\n" \
+			"threads per node in the modes with a file per page\n" \
+			"(its --populate-threads; the other modes take none)") \
 	X(QUIET, "quiet", no_argument, NULL, "no progress on stderr") \
 	X(HELP, "help", no_argument, NULL, "print this help and exit")
 
@@ -313,6 +318,20 @@ opt_set(struct mperf_opts *o, int opt, const char *arg)
 	case OPT_PROJECT:
 		o->project = true;
 		return 0;
+	case OPT_POPULATE_THREADS: {
+		char *end;
+		unsigned long n = strtoul(arg, &end, 10);
+
+		if (strcmp(arg, "auto") != 0 &&
+				(!isdigit((unsigned char)arg[0]) ||
+						*end != '\0' || n == 0 ||
+						n > 256))
+			return bad_value("populate-threads", arg,
+					"a number of threads from 1 to 256, or auto");
+		snprintf(o->populate_arg, sizeof(o->populate_arg),
+				"--populate-threads=%s", arg);
+		return 0;
+	}
 	case OPT_QUIET:
 		o->quiet = true;
 		return 0;
@@ -483,6 +502,9 @@ print_header(const struct mperf_ctx *ctx, FILE *f)
 			m->cpu);
 	fprintf(f, "working in %s, file prefix %s, at most %u MB at a time\n",
 			ctx->opts.huge_dir, ctx->prefix, ctx->cap_mb);
+	if (ctx->opts.populate_arg[0] != '\0')
+		fprintf(f, "rtemem's start-up children with %s in the modes with a file per page\n",
+				ctx->opts.populate_arg);
 	if (ctx->compare)
 		fprintf(f, "compared with %s (%s); its exec to exit without hugepages: %.1f ms\n",
 				ctx->dpdk.path,

@@ -196,6 +196,9 @@ struct mperf_opts {
 	bool dpdk_legacy; /* --dpdk-legacy: run dpdk-test's legacy mode */
 	bool quiet; /* --quiet: no progress */
 	bool project; /* --project: fit and project the start-up times */
+	/* --populate-threads: "--populate-threads=V" for the start-up
+	 * children of modes with a file per page, or "" */
+	char populate_arg[32];
 	unsigned int threads[MT_MAX_THREADS]; /* --threads, ascending */
 	unsigned int n_threads; /* 0: no --threads */
 	bool peers[MPERF_N_PEERS]; /* --peers: which general-purpose peers */

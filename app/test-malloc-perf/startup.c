@@ -185,6 +185,7 @@ rt_proc(const struct mperf_ctx *ctx, const struct mperf_mode *mode,
 		size_t len)
 {
 	unsigned int n = 0, i;
+	bool single = false;
 	int w;
 
 	memset(p, 0, sizeof(*p));
@@ -205,8 +206,14 @@ rt_proc(const struct mperf_ctx *ctx, const struct mperf_mode *mode,
 	snprintf(buf, len, "%u", size_mb);
 	p->argv[n++] = (char *)(uintptr_t) "-m";
 	p->argv[n++] = buf;
-	for (i = 0; mode->eal_args[i] != NULL; i++)
+	for (i = 0; mode->eal_args[i] != NULL; i++) {
 		p->argv[n++] = (char *)(uintptr_t)mode->eal_args[i];
+		single |= strcmp(mode->eal_args[i], "--single-file-segments") ==
+				0;
+	}
+	/* One file per list cannot take it (the EAL refuses both). */
+	if (ctx->opts.populate_arg[0] != '\0' && !single)
+		p->argv[n++] = (char *)(uintptr_t)ctx->opts.populate_arg;
 	p->argv[n] = NULL;
 }
 
