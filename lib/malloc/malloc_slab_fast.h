@@ -26,6 +26,7 @@
 #include "malloc_cache.h"
 #include "malloc_heap.h"
 #include "malloc_slab.h"
+#include "malloc_trim.h"
 
 /*
  * Take an object of slab @p s of cache @p c, its owner's, setting
@@ -111,9 +112,24 @@ malloc_slab_alloc_owned(
 }
 
 /*
+ * Whether slab @p s of cache @p c stays once empty, as slab_give_back()
+ * decides, in the common case it can tell at once: while heaps keep free
+ * pages (malloc_trim.h) no page goes back with a slab, and a cache keeps
+ * up to MALLOC_SLAB_KEEP slabs of a class. A thread allocating and
+ * freeing one object in turn empties its slab every time.
+ */
+static inline bool
+malloc_slab_keeps_empty(const struct rte_mem_config *mcfg,
+		const struct malloc_cache *c, const struct malloc_slab *s)
+{
+	return malloc_trim_on(mcfg) && c->slab_n[s->cls] <= MALLOC_SLAB_KEEP;
+}
+
+/*
  * Free @p ptr if it is a live object of a slab of the calling lcore, on
- * the memseg list of its newest slab, and the slab neither empties nor
- * was full. @return true if freed; false: malloc_slab_free() decides.
+ * the memseg list of its newest slab, and the slab was not full and does
+ * not empty (or stays empty). @return true if freed; false:
+ * malloc_slab_free() decides.
  */
 static inline bool
 malloc_slab_free_owned(struct rte_mem_config *mcfg, void *ptr)
@@ -140,11 +156,17 @@ malloc_slab_free_owned(struct rte_mem_config *mcfg, void *ptr)
 		return false;
 	if (unlikely(!malloc_cache_enter(c)))
 		return false;
-	if (unlikely(s->full || s->live == 1)) {
+	if (unlikely(s->full ||
+			    (s->live == 1 &&
+					    !malloc_slab_keeps_empty(
+							    mcfg, c, s)))) {
 		malloc_cache_leave(c);
 		return false;
 	}
 	malloc_slab_put(c, s, i);
+	/* Emptied and kept: a drain may give it back (malloc_slab_sweep()). */
+	if (s->live == 0)
+		__atomic_store_n(&c->slab_idle, 1, __ATOMIC_RELAXED);
 	malloc_cache_leave(c);
 	return true;
 }
