@@ -139,7 +139,7 @@ malloc_cache_alloc(struct rte_mem_config *mcfg, size_t size, bool zero,
 	unsigned int lcore = malloc_cache_lcore();
 	struct malloc_cache *c;
 	struct malloc_elem *e;
-	bool dirty = false;
+	bool dirty = false, claimed;
 	void *data;
 	int k;
 
@@ -147,19 +147,9 @@ malloc_cache_alloc(struct rte_mem_config *mcfg, size_t size, bool zero,
 	if (lcore >= RTE_MAX_LCORE || k < 0)
 		return NULL;
 	c = &st->caches[lcore];
-	if (!malloc_cache_enter(c))
+	e = malloc_cache_pop(c, k, &dirty, &claimed);
+	if (claimed)
 		return NULL;
-	e = c->head[k];
-	if (e != NULL) {
-		c->head[k] = e->free_next;
-		c->count[k]--;
-		__atomic_store_n(&c->ops, c->ops + 1, __ATOMIC_RELAXED);
-		__atomic_store_n(&c->size, c->size - e->size, __ATOMIC_RELAXED);
-		e->free_next = NULL;
-		dirty = malloc_elem_take_waiting(e);
-		cache_set_state(e, ELEM_BUSY);
-	}
-	malloc_cache_leave(c);
 	if (e == NULL)
 		return cache_refill(mcfg, c, lcore, size, k, zero, tried);
 	data = RTE_PTR_ADD(e, MALLOC_ELEM_HEADER_LEN);

@@ -196,6 +196,38 @@ malloc_cache_leave(struct malloc_cache *c)
 	__atomic_store_n(&c->busy, 0, __ATOMIC_RELEASE);
 }
 
+/*
+ * Take an element of class @p k from cache @p c, the calling lcore's,
+ * marking it busy and setting *@p dirty if its memory may be. Inline:
+ * rte_malloc() serves a cached block without a call.
+ *
+ * @return the element, or NULL if the stack is empty, or if a drainer
+ *   has the cache: then *@p claimed is set, and the cache must not be
+ *   touched (no refill).
+ */
+static inline struct malloc_elem *
+malloc_cache_pop(struct malloc_cache *c, int k, bool *dirty, bool *claimed)
+{
+	struct malloc_elem *e;
+
+	*claimed = !malloc_cache_enter(c);
+	if (unlikely(*claimed))
+		return NULL;
+	e = c->head[k];
+	if (likely(e != NULL)) {
+		c->head[k] = e->free_next;
+		c->count[k]--;
+		__atomic_store_n(&c->ops, c->ops + 1, __ATOMIC_RELAXED);
+		__atomic_store_n(&c->size, c->size - e->size, __ATOMIC_RELAXED);
+		e->free_next = NULL;
+		*dirty = malloc_elem_take_waiting(e);
+		__atomic_store_n(&e->t.state, (uint8_t)ELEM_BUSY,
+				__ATOMIC_RELAXED);
+	}
+	malloc_cache_leave(c);
+	return e;
+}
+
 struct malloc_state;
 
 /*

@@ -126,12 +126,41 @@ malloc_slab_keeps_empty(const struct rte_mem_config *mcfg,
 }
 
 /*
- * Free @p ptr if it is a live object of a slab of the calling lcore, on
- * the memseg list of its newest slab, and the slab was not full and does
- * not empty (or stays empty). @return true if freed; false:
- * malloc_slab_free() decides.
+ * Whether @p ptr, which is not on the list of cache @p c's newest slab,
+ * is on the list of its cached blocks and in no slab of any thread: a
+ * thread that has no slab, or that allocates blocks above slab sizes on
+ * another page size, then frees without looking for a slab.
  */
 static inline bool
+malloc_slab_outside(const struct rte_mem_config *mcfg,
+		const struct malloc_state *st, const struct malloc_cache *c,
+		const void *ptr)
+{
+	uint64_t map_off;
+
+	if ((uintptr_t)ptr - c->msl_base >= c->msl_len)
+		return false;
+	map_off = st->slab_map_off[c->msl_idx];
+	return map_off == 0 ||
+			!malloc_slab_marked(eal_mcfg_at(mcfg, map_off),
+					malloc_slab_span(c->msl_base, ptr));
+}
+
+/* What malloc_slab_free_owned() found. */
+enum malloc_slab_owned {
+	MALLOC_SLAB_OWNED_FREED, /* freed */
+	MALLOC_SLAB_OWNED_NOT_SLAB, /* on that list, but in no slab */
+	MALLOC_SLAB_OWNED_UNKNOWN, /* malloc_slab_free() decides */
+};
+
+/*
+ * Free @p ptr if it is a live object of a slab of the calling lcore, on
+ * the memseg list of its newest slab, and the slab was not full and does
+ * not empty (or stays empty). A pointer on that list outside every slab
+ * needs no other look at the slabs: a live block of the heap lies where
+ * no slab can be.
+ */
+static inline enum malloc_slab_owned
 malloc_slab_free_owned(struct rte_mem_config *mcfg, void *ptr)
 {
 	struct malloc_state *st = malloc_state_of(mcfg);
@@ -142,33 +171,35 @@ malloc_slab_free_owned(struct rte_mem_config *mcfg, void *ptr)
 	uint32_t i;
 
 	if (unlikely(lcore >= RTE_MAX_LCORE))
-		return false;
+		return MALLOC_SLAB_OWNED_UNKNOWN;
 	c = &st->caches[lcore];
 	off = (uintptr_t)ptr - c->slab_msl_base;
-	if (off >= c->slab_msl_len ||
-			!malloc_slab_marked(eal_mcfg_at(mcfg, c->slab_map_off),
-					malloc_slab_span(
-							c->slab_msl_base, ptr)))
-		return false;
+	if (off >= c->slab_msl_len)
+		return malloc_slab_outside(mcfg, st, c, ptr) ?
+				MALLOC_SLAB_OWNED_NOT_SLAB :
+				MALLOC_SLAB_OWNED_UNKNOWN;
+	if (!malloc_slab_marked(eal_mcfg_at(mcfg, c->slab_map_off),
+			    malloc_slab_span(c->slab_msl_base, ptr)))
+		return MALLOC_SLAB_OWNED_NOT_SLAB;
 	s = malloc_slab_floor(ptr);
 	i = malloc_slab_obj_idx(s, ptr);
 	if (unlikely(i == 0 || s->owner != lcore))
-		return false;
+		return MALLOC_SLAB_OWNED_UNKNOWN;
 	if (unlikely(!malloc_cache_enter(c)))
-		return false;
+		return MALLOC_SLAB_OWNED_UNKNOWN;
 	if (unlikely(s->full ||
 			    (s->live == 1 &&
 					    !malloc_slab_keeps_empty(
 							    mcfg, c, s)))) {
 		malloc_cache_leave(c);
-		return false;
+		return MALLOC_SLAB_OWNED_UNKNOWN;
 	}
 	malloc_slab_put(c, s, i);
 	/* Emptied and kept: a drain may give it back (malloc_slab_sweep()). */
 	if (s->live == 0)
 		__atomic_store_n(&c->slab_idle, 1, __ATOMIC_RELAXED);
 	malloc_cache_leave(c);
-	return true;
+	return MALLOC_SLAB_OWNED_FREED;
 }
 
 #endif /* _MALLOC_SLAB_FAST_H_ */

@@ -161,25 +161,62 @@ malloc_socket_any(struct rte_mem_config *mcfg, size_t size, unsigned int align,
 	return p;
 }
 
+/*
+ * A block of up to MALLOC_QUEUE_MAX_DATA bytes waiting in the calling
+ * lcore's cache, inline in rte_malloc(). @return it, or NULL: then
+ * malloc_cache_alloc() refills the cache or says why not.
+ */
+static inline void *
+malloc_cache_alloc_hit(struct rte_mem_config *mcfg, size_t size, bool zero)
+{
+	struct malloc_state *st = malloc_state_of(mcfg);
+	unsigned int lcore = malloc_cache_lcore();
+	int k = malloc_queue_class_for(RTE_CACHE_LINE_ROUNDUP(size));
+	bool dirty = false, claimed;
+	struct malloc_cache *c;
+	struct malloc_elem *e;
+	void *data;
+
+	if (unlikely(lcore >= RTE_MAX_LCORE || k < 0))
+		return NULL;
+	c = &st->caches[lcore];
+	e = malloc_cache_pop(c, k, &dirty, &claimed);
+	if (e == NULL)
+		return NULL;
+	data = RTE_PTR_ADD(e, MALLOC_ELEM_HEADER_LEN);
+	malloc_asan_unpoison(data, size);
+	if (zero && dirty)
+		malloc_heap_zero(&st->heaps[c->heap_idx], data, size);
+	return data;
+}
+
 static inline void *
 malloc_socket(size_t size, unsigned int align, int socket, bool zero)
 {
 	struct rte_mem_config *mcfg = malloc_mcfg_get();
+	bool local;
 	void *p;
 	int cls;
 
 	if (mcfg == NULL)
 		return NULL;
+	local = socket == SOCKET_ID_ANY || socket == (int)rte_socket_id();
 	/* Small objects of the caller's node come from its slabs. */
 	cls = malloc_slab_class(size, align);
-	if (cls >= 0 && (align & (align - 1)) == 0 &&
-			(socket == SOCKET_ID_ANY ||
-					socket == (int)rte_socket_id())) {
+	if (cls >= 0 && (align & (align - 1)) == 0 && local) {
 		p = malloc_slab_alloc_owned(mcfg, size, cls, zero);
 		if (p != NULL)
 			return p;
 	} else {
 		cls = -1;
+		/* Larger ones may wait in its cache. */
+		if (size - 1 < MALLOC_QUEUE_MAX_DATA &&
+				align <= RTE_CACHE_LINE_SIZE &&
+				(align & (align - 1)) == 0 && local) {
+			p = malloc_cache_alloc_hit(mcfg, size, zero);
+			if (p != NULL)
+				return p;
+		}
 	}
 	return malloc_socket_any(mcfg, size, align, socket, zero, cls);
 }
@@ -250,14 +287,17 @@ malloc_elem_checked(struct rte_mem_config *mcfg, const void *ptr,
 	return e;
 }
 
-/* rte_free() of @p ptr, once the owner's slab path did not take it. */
+/*
+ * rte_free() of @p ptr, once the owner's slab path did not take it; in a
+ * slab of any thread if @p maybe_slab.
+ */
 static __rte_noinline void
-free_any(struct rte_mem_config *mcfg, void *ptr)
+free_any(struct rte_mem_config *mcfg, void *ptr, bool maybe_slab)
 {
 	struct malloc_heap *heap;
 	struct malloc_elem *e;
 
-	switch (malloc_slab_free(mcfg, ptr)) {
+	switch (maybe_slab ? malloc_slab_free(mcfg, ptr) : MALLOC_SLAB_NONE) {
 	case MALLOC_SLAB_FREED:
 		return;
 	case MALLOC_SLAB_INVALID:
@@ -289,13 +329,16 @@ void
 rte_free(void *ptr)
 {
 	struct rte_mem_config *mcfg;
+	enum malloc_slab_owned owned;
 
 	if (ptr == NULL)
 		return;
 	mcfg = malloc_mcfg_get();
-	if (mcfg == NULL || malloc_slab_free_owned(mcfg, ptr))
+	if (mcfg == NULL)
 		return;
-	free_any(mcfg, ptr);
+	owned = malloc_slab_free_owned(mcfg, ptr);
+	if (owned != MALLOC_SLAB_OWNED_FREED)
+		free_any(mcfg, ptr, owned == MALLOC_SLAB_OWNED_UNKNOWN);
 }
 
 /*
