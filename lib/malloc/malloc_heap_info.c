@@ -199,8 +199,9 @@ malloc_heap_largest(struct malloc_heap *heap, const struct malloc_req *req)
 }
 
 /*
- * Add the slabs of the caches of @p heap to @p s: each is a busy element,
- * but its free objects are free bytes, and its live objects allocations.
+ * Add the slabs of the caches of @p heap to @p s (each is a busy element,
+ * but its free objects are free bytes, and its live objects allocations),
+ * and the bytes their owners' rte_zmalloc() cleared.
  */
 static void
 heap_slab_stats(const struct malloc_heap *heap,
@@ -218,6 +219,8 @@ heap_slab_stats(const struct malloc_heap *heap,
 		malloc_slab_count(c, &slabs, &live, &free_bytes);
 		s->alloc_count += live - slabs;
 		s->heap_freesz_bytes += free_bytes;
+		s->heap_cleared_on_zmalloc_bytes += __atomic_load_n(
+				&c->cleared, __ATOMIC_RELAXED);
 	}
 }
 
@@ -236,11 +239,12 @@ malloc_heap_get_stats(
 	s->greatest_free_size = e == NULL ? 0 : e->size;
 	s->free_count = heap->free_count;
 	s->alloc_count = heap->alloc_count;
+	/* Its own count, and what the lcores' caches counted for it. */
+	s->heap_cleared_on_zmalloc_bytes = __atomic_load_n(
+			&heap->cleared_on_zmalloc, __ATOMIC_RELAXED);
 	heap_slab_stats(heap, s);
 	s->heap_allocsz_bytes = heap->total_size - s->heap_freesz_bytes;
 	s->heap_cleared_on_free_bytes = heap->cleared_on_free;
-	s->heap_cleared_on_zmalloc_bytes = __atomic_load_n(
-			&heap->cleared_on_zmalloc, __ATOMIC_RELAXED);
 	malloc_heap_unlock(heap);
 }
 

@@ -403,7 +403,7 @@ malloc_slab_alloc(struct rte_mem_config *mcfg, size_t size, int cls, bool zero)
 		obj = malloc_slab_obj(s, malloc_slab_take(c, s, &dirty));
 		malloc_cache_leave(c);
 	}
-	return malloc_slab_hand_out(st, c, obj, size, zero, dirty);
+	return malloc_slab_hand_out(c, obj, size, zero, dirty);
 }
 
 /*

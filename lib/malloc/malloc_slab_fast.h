@@ -71,12 +71,12 @@ malloc_slab_put(struct malloc_cache *c, struct malloc_slab *s, uint32_t i)
  * if @p zero and the object may be @p dirty. @return @p obj.
  */
 static inline void *
-malloc_slab_hand_out(struct malloc_state *st, const struct malloc_cache *c,
-		void *obj, size_t size, bool zero, bool dirty)
+malloc_slab_hand_out(struct malloc_cache *c, void *obj, size_t size, bool zero,
+		bool dirty)
 {
 	malloc_asan_unpoison(obj, size);
 	if (zero && dirty)
-		malloc_heap_zero(&st->heaps[c->heap_idx], obj, size);
+		malloc_cache_zero(c, obj, size);
 	return obj;
 }
 
@@ -108,7 +108,7 @@ malloc_slab_alloc_owned(
 	if (unlikely(i == 0))
 		return NULL;
 	return malloc_slab_hand_out(
-			st, c, malloc_slab_obj(s, i), size, zero, dirty);
+			c, malloc_slab_obj(s, i), size, zero, dirty);
 }
 
 /*

@@ -186,7 +186,7 @@ malloc_cache_alloc_hit(struct rte_mem_config *mcfg, size_t size, bool zero)
 	data = RTE_PTR_ADD(e, MALLOC_ELEM_HEADER_LEN);
 	malloc_asan_unpoison(data, size);
 	if (zero && dirty)
-		malloc_heap_zero(&st->heaps[c->heap_idx], data, size);
+		malloc_cache_zero(c, data, size);
 	return data;
 }
 
