@@ -87,6 +87,8 @@ static const unsigned int default_sizes_mb[] = { 1024, 2048, 4096, 8192 };
 	X(PEERS, "peers", required_argument, "NAME,NAME,...|none", \
 			"--threads: the general-purpose allocators to compare with\n" \
 			"(default glibc,jemalloc,tcmalloc,mimalloc; none: rtemem only)") \
+	X(ZERO, "zero", no_argument, NULL, \
+			"--threads: allocate zeroed memory (rte_zmalloc, calloc) instead") \
 	X(PROJECT, "project", no_argument, NULL, \
 			"fit fixed + per-GiB cost to each mode's start-up times (and\n" \
 			"dpdk-test's, and the floor of warm modes) and print them at\n" \
@@ -318,6 +320,9 @@ opt_set(struct mperf_opts *o, int opt, const char *arg)
 	case OPT_PROJECT:
 		o->project = true;
 		return 0;
+	case OPT_ZERO:
+		o->zero = true;
+		return 0;
 	case OPT_POPULATE_THREADS: {
 		char *end;
 		unsigned long n = strtoul(arg, &end, 10);
@@ -363,9 +368,9 @@ opts_check(const struct mperf_opts *o)
 				MPERF_PROG);
 		return -1;
 	}
-	if (o->peers_set && o->n_threads == 0) {
-		fprintf(stderr, "%s: --peers applies to --threads only\n",
-				MPERF_PROG);
+	if ((o->peers_set || o->zero) && o->n_threads == 0) {
+		fprintf(stderr, "%s: --%s applies to --threads only\n",
+				MPERF_PROG, o->zero ? "zero" : "peers");
 		return -1;
 	}
 	if (o->n_threads > 0 &&

@@ -203,6 +203,7 @@ struct mperf_opts {
 	unsigned int n_threads; /* 0: no --threads */
 	bool peers[MPERF_N_PEERS]; /* --peers: which general-purpose peers */
 	bool peers_set; /* --peers was given */
+	bool zero; /* --zero: zeroed allocations in --threads */
 	char *const *eal_args; /* after "--": for the allocator table */
 	unsigned int n_eal_args;
 };

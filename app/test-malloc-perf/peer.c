@@ -13,6 +13,7 @@
  *                  measured; the program prints the object that provides
  *                  it ("mt-provider PATH"), so a preload that did not take
  *                  is seen.
+ *   --zero         calloc() or rte_zmalloc() instead: zeroed memory.
  *   --alloc dpdk   upstream DPDK's rte_malloc() and rte_free() on DPDK
  *                  lcores, launched with rte_eal_remote_launch(). DPDK is
  *                  opened with dlopen(): this program is linked against
@@ -40,6 +41,7 @@ struct dpdk_eal {
 	int (*init)(int argc, char **argv);
 	int (*cleanup)(void);
 	void *(*malloc)(const char *type, size_t size, unsigned int align);
+	void *(*zmalloc)(const char *type, size_t size, unsigned int align);
 	void (*free)(void *p);
 	int (*remote_launch)(int (*f)(void *), void *arg, unsigned int id);
 	int (*wait_lcore)(unsigned int id);
@@ -55,6 +57,12 @@ libc_alloc(size_t size)
 	return malloc(size);
 }
 
+static void *
+libc_zalloc(size_t size)
+{
+	return calloc(1, size);
+}
+
 static void
 libc_free(void *p)
 {
@@ -65,6 +73,12 @@ static void *
 dpdk_alloc(size_t size)
 {
 	return dpdk.malloc(NULL, size, 0);
+}
+
+static void *
+dpdk_zalloc(size_t size)
+{
+	return dpdk.zmalloc(NULL, size, 0);
 }
 
 static void
@@ -99,6 +113,7 @@ dpdk_open(const char *lib)
 	SYM(init, "rte_eal_init");
 	SYM(cleanup, "rte_eal_cleanup");
 	SYM(malloc, "rte_malloc");
+	SYM(zmalloc, "rte_zmalloc");
 	SYM(free, "rte_free");
 	SYM(remote_launch, "rte_eal_remote_launch");
 	SYM(wait_lcore, "rte_eal_wait_lcore");
@@ -146,7 +161,8 @@ usage(void)
 {
 	fprintf(stderr,
 			"usage: %s --alloc libc|dpdk --threads N,N,... [--sizes B,B,...]\n"
-			"       [--shapes SHAPE,...] [--dpdk-lib PATH] [-- EAL_ARGS...]\n"
+			"       [--shapes SHAPE,...] [--zero] [--dpdk-lib PATH]\n"
+			"       [-- EAL_ARGS...]\n"
 			"Run by rtemem-malloc-perf --threads; see its --help.\n",
 			PEER_PROG);
 }
@@ -159,6 +175,7 @@ struct peer_opts {
 	size_t sizes[PEER_MAX_SIZES];
 	int n_sizes;
 	bool shapes[MT_N_SHAPES];
+	bool zero; /* calloc() and rte_zmalloc() */
 };
 
 static int
@@ -187,6 +204,7 @@ opts_parse(int argc, char **argv, struct peer_opts *o)
 		{ "sizes", required_argument, NULL, 's' },
 		{ "shapes", required_argument, NULL, 'S' },
 		{ "dpdk-lib", required_argument, NULL, 'd' },
+		{ "zero", no_argument, NULL, 'z' },
 		{ NULL, 0, NULL, 0 },
 	};
 	unsigned int i;
@@ -216,6 +234,9 @@ opts_parse(int argc, char **argv, struct peer_opts *o)
 			break;
 		case 'd':
 			o->dpdk_lib = optarg;
+			break;
+		case 'z':
+			o->zero = true;
 			break;
 		default:
 			return -1;
@@ -266,8 +287,12 @@ cases_run(const struct peer_opts *o, const struct mt_alloc_ops *ops,
 int
 main(int argc, char **argv)
 {
-	static const struct mt_alloc_ops libc_ops = { libc_alloc, libc_free };
-	static const struct mt_alloc_ops dpdk_ops = { dpdk_alloc, dpdk_free };
+	static const struct mt_alloc_ops libc_ops[2] = {
+		{ libc_alloc, libc_free }, { libc_zalloc, libc_free }
+	};
+	static const struct mt_alloc_ops dpdk_ops[2] = {
+		{ dpdk_alloc, dpdk_free }, { dpdk_zalloc, dpdk_free }
+	};
 	struct mt_lcore_launcher launcher;
 	struct peer_opts o;
 	int ret;
@@ -278,7 +303,8 @@ main(int argc, char **argv)
 	}
 	if (strcmp(o.alloc, "libc") == 0) {
 		provider_print();
-		return cases_run(&o, &libc_ops, mt_run_pthreads, NULL) == 0 ?
+		return cases_run(&o, &libc_ops[o.zero], mt_run_pthreads,
+				       NULL) == 0 ?
 				EXIT_SUCCESS :
 				EXIT_FAILURE;
 	}
@@ -292,7 +318,7 @@ main(int argc, char **argv)
 	}
 	launcher = (struct mt_lcore_launcher){ dpdk.remote_launch,
 		dpdk.wait_lcore, dpdk.lcore_count };
-	ret = cases_run(&o, &dpdk_ops, mt_run_lcores, &launcher);
+	ret = cases_run(&o, &dpdk_ops[o.zero], mt_run_lcores, &launcher);
 	dpdk.cleanup();
 	return ret == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
 }

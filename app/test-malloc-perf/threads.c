@@ -81,6 +81,12 @@ rt_alloc(size_t size)
 	return rte_malloc(NULL, size, 0);
 }
 
+static void *
+rt_zalloc(size_t size)
+{
+	return rte_zmalloc(NULL, size, 0);
+}
+
 static void
 rt_free(void *p)
 {
@@ -109,8 +115,10 @@ static int
 cases_run(struct mperf_ctx *ctx, const char *alloc, mt_run_fn *run,
 		void *run_ctx)
 {
-	static const struct mt_alloc_ops ops = { rt_alloc, rt_free };
+	static const struct mt_alloc_ops rt_ops[2] = { { rt_alloc, rt_free },
+		{ rt_zalloc, rt_free } };
 	const struct mperf_opts *o = &ctx->opts;
+	const struct mt_alloc_ops *ops = &rt_ops[o->zero];
 	unsigned int sh, s, t;
 
 	for (sh = 0; sh < MT_N_SHAPES; sh++) {
@@ -128,7 +136,7 @@ cases_run(struct mperf_ctx *ctx, const char *alloc, mt_run_fn *run,
 						"threads: %s %s %zu B x %u\n",
 						alloc, mt_shape_name(c.shape),
 						c.size, c.threads);
-				if (mt_case_run(&c, &ops, run, run_ctx, &r) <
+				if (mt_case_run(&c, ops, run, run_ctx, &r) <
 						0) {
 					fprintf(stderr, "%s: threads: %s %s %zu B on %u threads failed%s\n",
 							MPERF_PROG, alloc,
@@ -258,6 +266,8 @@ peer_argv(const struct mperf_ctx *ctx, struct mperf_proc *p, char *threads,
 	p->argv[n++] = threads;
 	p->argv[n++] = (char *)(uintptr_t) "--sizes";
 	p->argv[n++] = sizes;
+	if (o->zero)
+		p->argv[n++] = (char *)(uintptr_t) "--zero";
 	p->argv[n++] = (char *)(uintptr_t) "--alloc";
 	return n;
 }
