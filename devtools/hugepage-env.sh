@@ -20,6 +20,7 @@ HUGE_DIR= # the private hugetlbfs mount point, once mounted
 HP1G_SYSFS=/sys/kernel/mm/hugepages/hugepages-1048576kB
 HP1G_ORIG_NR= # nr_hugepages of 1 GB pages before env_gigantic_start
 HUGE_DIR_1G= # the private 1 GB hugetlbfs, between start and stop
+HP_FREE= # free pages of the size hp_reserve last looked at
 
 env_require_root()
 {
@@ -58,44 +59,88 @@ env_free_hugepages()
 	cat "$HP_SYSFS/free_hugepages"
 }
 
+# hp_reserve SYSFS MIN ORIG_VAR: raise the nr_hugepages of the page size
+# of SYSFS by as many pages as are missing for MIN to be free, saving the
+# old value in the variable named ORIG_VAR first (once). The free count
+# is left in HP_FREE.
+hp_reserve()
+{
+	local sysfs=$1 min=$2 nr
+
+	HP_FREE=$(cat "$sysfs/free_hugepages")
+	[ "$HP_FREE" -lt "$min" ] || return 0
+	nr=$(cat "$sysfs/nr_hugepages")
+	[ -n "${!3}" ] || printf -v "$3" %s "$nr"
+	# The kernel may reserve fewer than asked: the count says.
+	echo $((nr + min - HP_FREE)) > "$sysfs/nr_hugepages" || true
+	HP_FREE=$(cat "$sysfs/free_hugepages")
+}
+
+# hp_restore SYSFS ORIG_VAR: put back the nr_hugepages hp_reserve saved.
+hp_restore()
+{
+	local ret=0
+
+	if [ -n "${!2}" ]; then
+		echo "${!2}" > "$1/nr_hugepages" || ret=1
+		printf -v "$2" %s ""
+	fi
+	return $ret
+}
+
+# hp_mount PAGESIZE DIR_VAR: mount a private hugetlbfs of PAGESIZE (2M,
+# 1G) on a new directory, named in the variable DIR_VAR.
+hp_mount()
+{
+	local dir
+
+	dir=$(mktemp -d "/tmp/rtemem-hugepages-$1.XXXXXX") || return 1
+	if ! mount -t hugetlbfs -o "pagesize=$1" nodev "$dir"; then
+		rmdir "$dir"
+		return 1
+	fi
+	printf -v "$2" %s "$dir"
+}
+
+# hp_unmount DIR_VAR: unmount and remove the hugetlbfs named in DIR_VAR
+# (which frees the pages of any file left in it).
+hp_unmount()
+{
+	local dir=${!1} ret=0
+
+	[ -n "$dir" ] || return 0
+	if ! umount "$dir"; then
+		echo "could not unmount $dir: detaching it lazily"
+		umount -l "$dir" || true
+		ret=1
+	fi
+	rmdir "$dir" || ret=1
+	printf -v "$1" %s ""
+	return $ret
+}
+
 # env_reserve_hugepages MIN: raise nr_hugepages by as many 2 MB pages as
 # are missing for MIN to be free. env_cleanup restores the old value.
 env_reserve_hugepages()
 {
-	local min=$1 free nr
-
 	if [ ! -d "$HP_SYSFS" ]; then
 		echo "this kernel has no 2 MB hugepages ($HP_SYSFS is missing)"
 		return 1
 	fi
-	free=$(env_free_hugepages)
-	if [ "$free" -lt "$min" ]; then
-		nr=$(cat "$HP_SYSFS/nr_hugepages")
-		[ -n "$HP_ORIG_NR" ] || HP_ORIG_NR=$nr
-		echo $((nr + min - free)) > "$HP_SYSFS/nr_hugepages" || return 1
-		free=$(env_free_hugepages)
-	fi
-	if [ "$free" -lt "$min" ]; then
-		echo "only $free free 2 MB hugepages, $min needed: the kernel" \
+	hp_reserve "$HP_SYSFS" "$1" HP_ORIG_NR
+	if [ "$HP_FREE" -lt "$1" ]; then
+		echo "only $HP_FREE free 2 MB hugepages, $1 needed: the kernel" \
 			"could not reserve more (memory too fragmented? try" \
 			"right after boot)"
 		return 1
 	fi
-	echo "$free free 2 MB hugepages"
+	echo "$HP_FREE free 2 MB hugepages"
 }
 
 # Mount a private 2 MB hugetlbfs on a new directory, in HUGE_DIR.
 env_mount_hugetlbfs()
 {
-	local dir
-
-	dir=$(mktemp -d /tmp/rtemem-hugepages.XXXXXX) || return 1
-	if ! mount -t hugetlbfs -o pagesize=2M nodev "$dir"; then
-		rmdir "$dir"
-		return 1
-	fi
-	HUGE_DIR=$dir
-	echo "hugetlbfs mounted on $HUGE_DIR"
+	hp_mount 2M HUGE_DIR && echo "hugetlbfs mounted on $HUGE_DIR"
 }
 
 # env_gigantic_start N: make N 1 GB pages free (raising nr_hugepages of
@@ -105,32 +150,19 @@ env_mount_hugetlbfs()
 # parameter (hugepagesz=1G hugepages=N) gives them.
 env_gigantic_start()
 {
-	local min=$1 free nr dir
-
 	if [ ! -d "$HP1G_SYSFS" ]; then
 		echo "this kernel or CPU has no 1 GB hugepages ($HP1G_SYSFS is missing)"
 		return 1
 	fi
-	free=$(cat "$HP1G_SYSFS/free_hugepages")
-	if [ "$free" -lt "$min" ]; then
-		nr=$(cat "$HP1G_SYSFS/nr_hugepages")
-		[ -n "$HP1G_ORIG_NR" ] || HP1G_ORIG_NR=$nr
-		echo $((nr + min - free)) > "$HP1G_SYSFS/nr_hugepages" || true
-		free=$(cat "$HP1G_SYSFS/free_hugepages")
-	fi
-	if [ "$free" -lt "$min" ]; then
-		echo "only $free free 1 GB hugepages, $min needed: the kernel" \
+	hp_reserve "$HP1G_SYSFS" "$1" HP1G_ORIG_NR
+	if [ "$HP_FREE" -lt "$1" ]; then
+		echo "only $HP_FREE free 1 GB hugepages, $1 needed: the kernel" \
 			"found no more 1 GB ranges of free memory (reserve them" \
-			"at boot: hugepagesz=1G hugepages=$min)"
+			"at boot: hugepagesz=1G hugepages=$1)"
 		return 1
 	fi
-	dir=$(mktemp -d /tmp/rtemem-hugepages-1g.XXXXXX) || return 1
-	if ! mount -t hugetlbfs -o pagesize=1G nodev "$dir"; then
-		rmdir "$dir"
-		return 1
-	fi
-	HUGE_DIR_1G=$dir
-	echo "$free free 1 GB hugepages, hugetlbfs mounted on $HUGE_DIR_1G"
+	hp_mount 1G HUGE_DIR_1G &&
+		echo "$HP_FREE free 1 GB hugepages, hugetlbfs mounted on $HUGE_DIR_1G"
 }
 
 # Unmount the 1 GB hugetlbfs and restore that size's nr_hugepages.
@@ -138,41 +170,18 @@ env_gigantic_stop()
 {
 	local ret=0
 
-	if [ -n "$HUGE_DIR_1G" ]; then
-		if ! umount "$HUGE_DIR_1G"; then
-			umount -l "$HUGE_DIR_1G" || true
-			ret=1
-		fi
-		rmdir "$HUGE_DIR_1G" || ret=1
-		HUGE_DIR_1G=
-	fi
-	if [ -n "$HP1G_ORIG_NR" ]; then
-		echo "$HP1G_ORIG_NR" > "$HP1G_SYSFS/nr_hugepages" || ret=1
-		HP1G_ORIG_NR=
-	fi
+	hp_unmount HUGE_DIR_1G || ret=1
+	hp_restore "$HP1G_SYSFS" HP1G_ORIG_NR || ret=1
 	return $ret
 }
 
-# Unmount the private hugetlbfs mounts (which frees the pages of any file
-# left in them) and restore nr_hugepages.
+# Unmount the private hugetlbfs mounts and restore nr_hugepages.
 env_cleanup()
 {
 	local ret=0
 
 	env_gigantic_stop || ret=1
-
-	if [ -n "$HUGE_DIR" ]; then
-		if ! umount "$HUGE_DIR"; then
-			echo "could not unmount $HUGE_DIR: detaching it lazily"
-			umount -l "$HUGE_DIR" || true
-			ret=1
-		fi
-		rmdir "$HUGE_DIR" || ret=1
-		HUGE_DIR=
-	fi
-	if [ -n "$HP_ORIG_NR" ]; then
-		echo "$HP_ORIG_NR" > "$HP_SYSFS/nr_hugepages" || ret=1
-		HP_ORIG_NR=
-	fi
+	hp_unmount HUGE_DIR || ret=1
+	hp_restore "$HP_SYSFS" HP_ORIG_NR || ret=1
 	return $ret
 }
