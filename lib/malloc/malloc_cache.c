@@ -138,8 +138,7 @@ malloc_cache_alloc(struct rte_mem_config *mcfg, size_t size, bool zero,
 	struct malloc_state *st = malloc_state_of(mcfg);
 	unsigned int lcore = malloc_cache_lcore();
 	struct malloc_cache *c;
-	struct malloc_elem *e;
-	bool dirty = false, claimed;
+	bool claimed;
 	void *data;
 	int k;
 
@@ -147,16 +146,10 @@ malloc_cache_alloc(struct rte_mem_config *mcfg, size_t size, bool zero,
 	if (lcore >= RTE_MAX_LCORE || k < 0)
 		return NULL;
 	c = &st->caches[lcore];
-	e = malloc_cache_pop(c, k, &dirty, &claimed);
-	if (claimed)
-		return NULL;
-	if (e == NULL)
-		return cache_refill(mcfg, c, lcore, size, k, zero, tried);
-	data = RTE_PTR_ADD(e, MALLOC_ELEM_HEADER_LEN);
-	malloc_asan_unpoison(data, size);
-	if (zero && dirty)
-		malloc_cache_zero(c, data, size);
-	return data;
+	data = malloc_cache_alloc_hit(c, k, size, zero, &claimed);
+	if (data != NULL || claimed)
+		return data;
+	return cache_refill(mcfg, c, lcore, size, k, zero, tried);
 }
 
 void

@@ -250,6 +250,30 @@ malloc_cache_pop(struct malloc_cache *c, int k, bool *dirty, bool *claimed)
 	return e;
 }
 
+/*
+ * Hand out a block of class @p k for @p size bytes from cache @p c, the
+ * calling lcore's, clearing them if @p zero and they may be dirty: the
+ * hit of malloc_cache_alloc(), which rte_malloc() also makes inline.
+ *
+ * @return the data, or NULL as malloc_cache_pop() says.
+ */
+static inline void *
+malloc_cache_alloc_hit(struct malloc_cache *c, int k, size_t size, bool zero,
+		bool *claimed)
+{
+	bool dirty = false;
+	struct malloc_elem *e = malloc_cache_pop(c, k, &dirty, claimed);
+	void *data;
+
+	if (e == NULL)
+		return NULL;
+	data = RTE_PTR_ADD(e, MALLOC_ELEM_HEADER_LEN);
+	malloc_asan_unpoison(data, size);
+	if (zero && dirty)
+		malloc_cache_zero(c, data, size);
+	return data;
+}
+
 struct malloc_state;
 
 /*

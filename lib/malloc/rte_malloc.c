@@ -167,27 +167,16 @@ malloc_socket_any(struct rte_mem_config *mcfg, size_t size, unsigned int align,
  * malloc_cache_alloc() refills the cache or says why not.
  */
 static inline void *
-malloc_cache_alloc_hit(struct rte_mem_config *mcfg, size_t size, bool zero)
+malloc_cache_alloc_inline(struct rte_mem_config *mcfg, size_t size, bool zero)
 {
-	struct malloc_state *st = malloc_state_of(mcfg);
 	unsigned int lcore = malloc_cache_lcore();
 	int k = malloc_queue_class_for(RTE_CACHE_LINE_ROUNDUP(size));
-	bool dirty = false, claimed;
-	struct malloc_cache *c;
-	struct malloc_elem *e;
-	void *data;
+	bool claimed;
 
 	if (unlikely(lcore >= RTE_MAX_LCORE || k < 0))
 		return NULL;
-	c = &st->caches[lcore];
-	e = malloc_cache_pop(c, k, &dirty, &claimed);
-	if (e == NULL)
-		return NULL;
-	data = RTE_PTR_ADD(e, MALLOC_ELEM_HEADER_LEN);
-	malloc_asan_unpoison(data, size);
-	if (zero && dirty)
-		malloc_cache_zero(c, data, size);
-	return data;
+	return malloc_cache_alloc_hit(&malloc_state_of(mcfg)->caches[lcore], k,
+			size, zero, &claimed);
 }
 
 static inline void *
@@ -213,7 +202,7 @@ malloc_socket(size_t size, unsigned int align, int socket, bool zero)
 		if (size - 1 < MALLOC_QUEUE_MAX_DATA &&
 				align <= RTE_CACHE_LINE_SIZE &&
 				(align & (align - 1)) == 0 && local) {
-			p = malloc_cache_alloc_hit(mcfg, size, zero);
+			p = malloc_cache_alloc_inline(mcfg, size, zero);
 			if (p != NULL)
 				return p;
 		}
