@@ -315,7 +315,7 @@ cache_elem_fits(const struct rte_mem_config *mcfg, const struct malloc_cache *c,
 	 * when the blocks beside are its own, and reading them on every
 	 * free would move their cache lines between the CPUs.
 	 */
-	if (malloc_trim_on(mcfg))
+	if (malloc_page_return(mcfg)->wait_beside_free)
 		return true;
 	if (n != NULL && !cache_pages_used(mcfg, c, end, end, ea))
 		return false;

@@ -228,7 +228,7 @@ heap_queued_near(struct rte_mem_config *mcfg, const struct malloc_heap *heap,
 	unsigned int above = eal_msl_addr_idx(msl, malloc_elem_end(e));
 
 	if ((!qp && !qn) || !malloc_heap_shrinks(mcfg, heap) ||
-			malloc_trim_on(mcfg))
+			malloc_page_return(mcfg)->wait_beside_free)
 		return false;
 	return (qp && malloc_heap_page_freeable(mcfg, msl, below)) ||
 			(qn && malloc_heap_page_freeable(mcfg, msl, above));
@@ -603,7 +603,7 @@ heap_take(struct rte_mem_config *mcfg, struct malloc_heap *heap,
 	 * growth comes first, and the drain only when the heap cannot grow.
 	 * Without keeping, the drain comes first, as pages go back at once.
 	 */
-	bool grow_first = malloc_trim_on(mcfg);
+	bool grow_first = malloc_page_return(mcfg)->grow_before_drain;
 
 	*added = NULL;
 	e = heap_find(mcfg, heap, req, dp);

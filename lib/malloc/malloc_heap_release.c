@@ -47,7 +47,8 @@ malloc_heap_page_may_go(struct rte_mem_config *mcfg,
 	const struct rte_memseg_list *msl = malloc_heap_msl(mcfg, e);
 	const void *data = RTE_PTR_ADD(e, MALLOC_ELEM_HEADER_LEN);
 
-	return malloc_heap_shrinks(mcfg, heap) && !malloc_trim_on(mcfg) &&
+	return malloc_heap_shrinks(mcfg, heap) &&
+			!malloc_page_return(mcfg)->keeps_pages &&
 			malloc_heap_page_freeable(
 					mcfg, msl, eal_msl_addr_idx(msl, data));
 }

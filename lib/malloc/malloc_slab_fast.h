@@ -122,7 +122,8 @@ static inline bool
 malloc_slab_keeps_empty(const struct rte_mem_config *mcfg,
 		const struct malloc_cache *c, const struct malloc_slab *s)
 {
-	return malloc_trim_on(mcfg) && c->slab_n[s->cls] <= MALLOC_SLAB_KEEP;
+	return malloc_page_return(mcfg)->keep_empty_slabs &&
+			c->slab_n[s->cls] <= MALLOC_SLAB_KEEP;
 }
 
 /*

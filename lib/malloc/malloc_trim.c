@@ -39,6 +39,18 @@
 #include "malloc_heap.h"
 #include "malloc_trim.h"
 
+/* The two page return strategies (malloc_trim.h). */
+const struct malloc_page_return malloc_page_keep = {
+	.keeps_pages = true,
+	.grow_before_drain = true,
+	.wait_beside_free = true,
+	.keep_empty_slabs = true,
+};
+
+const struct malloc_page_return malloc_page_eager = {
+	.keeps_pages = false,
+};
+
 #define NS_PER_MS UINT64_C(1000000)
 
 /* This process's trim thread. */
@@ -86,7 +98,7 @@ static bool
 trim_would_keep(const struct rte_mem_config *mcfg,
 		const struct malloc_heap *heap)
 {
-	return malloc_trim_on(mcfg) &&
+	return malloc_page_return(mcfg)->keeps_pages &&
 			__atomic_load_n(&heap->free_size, __ATOMIC_RELAXED) <=
 			heap->pinned_size + mcfg->malloc_retain;
 }
@@ -105,7 +117,7 @@ malloc_trim_keep(struct rte_mem_config *mcfg, struct malloc_heap *heap)
 void
 malloc_trim_touch(struct rte_mem_config *mcfg, struct malloc_heap *heap)
 {
-	if (malloc_trim_on(mcfg))
+	if (malloc_page_return(mcfg)->keeps_pages)
 		trim_mark(mcfg, heap,
 				__atomic_load_n(&heap->keeping,
 						__ATOMIC_ACQUIRE) != 0);
@@ -181,7 +193,8 @@ malloc_trim_start(struct rte_mem_config *mcfg, char *err, size_t err_len)
 	sigset_t all, old;
 	int ret;
 
-	if (!malloc_trim_on(mcfg) || mcfg->legacy_mem || trim_thread_state.on)
+	if (!malloc_page_return(mcfg)->keeps_pages || mcfg->legacy_mem ||
+			trim_thread_state.on)
 		return 0;
 	trim_thread_state.stop = false;
 	trim_thread_state.st = malloc_state_of(mcfg);

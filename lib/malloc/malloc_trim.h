@@ -27,15 +27,39 @@
 struct malloc_heap;
 
 /*
- * Whether heaps keep free pages at all (--malloc-retain and
- * --malloc-decay not 0). Then freed memory may wait in a queue, a cache
- * or an empty slab next to free memory, and nothing drains early for a
- * page that could go back: the trim thread drains once the time is up.
+ * How heaps give their free pages back: one of two named strategies,
+ * chosen by the options, whose rules the heap, the lcore caches and the
+ * slabs read instead of testing the options where they decide.
  */
-static inline bool
-malloc_trim_on(const struct rte_mem_config *mcfg)
+struct malloc_page_return {
+	/* A free may keep whole pages mapped; a trim gives them back. */
+	bool keeps_pages;
+	/* A heap that finds no room grows before it drains the caches of
+	 * other lcores, which would only refill from it. */
+	bool grow_before_drain;
+	/* Frees may wait in caches and queues beside free memory, and the
+	 * caches need not read their neighbours' headers. */
+	bool wait_beside_free;
+	/* An emptied slab stays with its cache (up to MALLOC_SLAB_KEEP a
+	 * class), without asking whether its page could go back. */
+	bool keep_empty_slabs;
+};
+
+/*
+ * "keep" (--malloc-retain and --malloc-decay not 0): pages stay for
+ * reuse up to the retain limit, until the decay is up. "eager" (DPDK's
+ * way, --malloc-retain=0): pages go back at once, so nothing may wait
+ * beside free memory and keep them.
+ */
+extern const struct malloc_page_return malloc_page_keep, malloc_page_eager;
+
+/* The page return strategy of the heaps of @p mcfg. */
+static inline const struct malloc_page_return *
+malloc_page_return(const struct rte_mem_config *mcfg)
 {
-	return mcfg->malloc_retain != 0 && mcfg->malloc_decay_ms != 0;
+	return mcfg->malloc_retain != 0 && mcfg->malloc_decay_ms != 0 ?
+			&malloc_page_keep :
+			&malloc_page_eager;
 }
 
 /*
