@@ -102,6 +102,8 @@ heap_rebuild_elem(struct heap_rebuild *r, struct malloc_elem *e)
 		e->t.flags &= ~ELEM_FLAG_SPARE;
 		while (heap_rebuild_joinable(r->mcfg, e, e->next))
 			malloc_elem_join_next(e);
+		malloc_asan_poison(RTE_PTR_ADD(e, MALLOC_ELEM_HEADER_LEN),
+				e->size - MALLOC_ELEM_HEADER_LEN);
 		malloc_heap_insert_free(r->mcfg, r->heap, e);
 		r->heap->free_size += e->size;
 	} else if (state == ELEM_BUSY || state == ELEM_MEMZONE) {
@@ -133,6 +135,12 @@ heap_rebuild_run(const struct rte_memseg_list *msl, const struct rte_memseg *ms,
 			malloc_heap_of_socket(malloc_state_of(r->mcfg),
 					msl->socket_id) != r->heap)
 		return 0;
+	/*
+	 * The walk reads page starts and headers wherever the dead holder
+	 * left them, inside free memory this process poisoned too: free
+	 * elements are poisoned again as they are filed.
+	 */
+	malloc_asan_unpoison((void *)a, len);
 	while (a < end) {
 		for (o = a; a < end &&
 				!heap_rebuild_chain_at(r, l, (void *)a, end);
