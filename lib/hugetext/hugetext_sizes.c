@@ -1,0 +1,122 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The rtemem authors
+ */
+
+/*
+ * The huge page sizes a remap may use: the hugetlb sizes the kernel
+ * offers (directories of /sys/kernel/mm/hugepages), filtered by the
+ * caller's mask, and the PMD size that transparent huge pages use. The
+ * plan is made in huge pages of the smallest usable size: its grain.
+ */
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "hugetext_priv.h"
+
+static size_t
+thp_pmd_size(void)
+{
+	char buf[64];
+	ssize_t n;
+	int fd;
+
+	fd = open("/sys/kernel/mm/transparent_hugepage/enabled",
+			O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	if (strstr(buf, "[never]") != NULL)
+		return 0;
+	fd = open("/sys/kernel/mm/transparent_hugepage/hpage_pmd_size",
+			O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	return (size_t)strtoull(buf, NULL, 10);
+}
+
+static void
+sizes_sort(struct ht_sizes *s)
+{
+	unsigned int i, j;
+
+	for (i = 1; i < s->n_hugetlb; i++)
+		for (j = i; j > 0 && s->hugetlb[j - 1] > s->hugetlb[j]; j--) {
+			size_t t = s->hugetlb[j];
+
+			s->hugetlb[j] = s->hugetlb[j - 1];
+			s->hugetlb[j - 1] = t;
+		}
+}
+
+static void
+hugetlb_sizes(struct ht_sizes *s, uint64_t allowed)
+{
+	struct dirent *de;
+	DIR *dir;
+
+	dir = opendir("/sys/kernel/mm/hugepages");
+	if (dir == NULL)
+		return;
+	while ((de = readdir(dir)) != NULL && s->n_hugetlb < HT_MAX_SIZES) {
+		unsigned long long kb;
+		size_t size;
+
+		if (sscanf(de->d_name, "hugepages-%llukB", &kb) != 1)
+			continue;
+		size = (size_t)kb << 10;
+		if (allowed != 0 && (allowed & size) == 0)
+			continue;
+		s->hugetlb[s->n_hugetlb++] = size;
+	}
+	closedir(dir);
+	sizes_sort(s);
+}
+
+int
+ht_sizes_find(struct ht_sizes *s, enum rte_hugetext_mode mode, uint64_t allowed,
+		const struct ht_log *log)
+{
+	memset(s, 0, sizeof(*s));
+	s->thp = thp_pmd_size();
+	if (mode != RTE_HUGETEXT_THP)
+		hugetlb_sizes(s, allowed);
+	if (mode == RTE_HUGETEXT_THP && s->thp == 0) {
+		ht_log(log, HT_ERR,
+				"transparent huge pages are off "
+				"(/sys/kernel/mm/transparent_hugepage/enabled)\n");
+		return -ENOTSUP;
+	}
+	if (mode == RTE_HUGETEXT_ENFORCE && s->n_hugetlb == 0) {
+		ht_log(log, HT_ERR,
+				"the kernel offers no hugetlb page size%s\n",
+				allowed != 0 ? " of those allowed" : "");
+		return -ENOTSUP;
+	}
+	if (s->n_hugetlb > 0)
+		s->grain = s->hugetlb[0];
+	else
+		s->grain = s->thp;
+	/* THP copies fill what hugetlb cannot only at the same grain. */
+	if (s->thp != s->grain)
+		s->thp = 0;
+	if (s->grain == 0) {
+		ht_log(log, HT_NOTICE, "no huge page size to use\n");
+		return -ENOTSUP;
+	}
+	return 0;
+}
