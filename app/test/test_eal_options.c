@@ -775,6 +775,51 @@ test_keep_memzones_parse(void)
 	return CHECK_BAD(cases);
 }
 
+#define HT_EXPECT "expected nothing, or =auto, =enforce, =thp or =off"
+#define HTL_EXPECT \
+	"expected library names or prefixes separated by commas, e.g. " \
+	"libssl.so.3,libcrypto"
+
+static int
+test_huge_text_parse(void)
+{
+	static const struct bad_case cases[] = {
+		{ { "--huge-text=fast" },
+				"invalid value 'fast' for --huge-text: " HT_EXPECT },
+		{ { "--huge-text", "enforce" },
+				"option --huge-text takes its value after '=': "
+				"write --huge-text=enforce (a separate 'enforce' "
+				"would be the application's argument, and "
+				"--huge-text alone means auto)" },
+		{ { "--huge-text", "--huge-text-libs=libc,,libm" },
+				"invalid value 'libc,,libm' for --huge-text-libs: " HTL_EXPECT },
+		{ { "--huge-text", "--huge-text-libs=/lib/libc.so.6" },
+				"invalid value '/lib/libc.so.6' for "
+				"--huge-text-libs: " HTL_EXPECT },
+		{ { "--huge-text", "--huge-text-libs=" },
+				"empty value for --huge-text-libs: " HTL_EXPECT },
+		{ { "--huge-text-perf-map=1" },
+				"option --huge-text-perf-map takes no argument" },
+	};
+
+	TEST_ASSERT_EQUAL(PARSE("-m", "8"), 2, "%s", err);
+	TEST_ASSERT_EQUAL(opts.huge_text, RTE_HUGETEXT_OFF, "default");
+	TEST_ASSERT_EQUAL(PARSE("--huge-text"), 1, "%s", err);
+	TEST_ASSERT_EQUAL(opts.huge_text, RTE_HUGETEXT_AUTO, "bare");
+	TEST_ASSERT_EQUAL(
+			PARSE("--huge-text=enforce", "--huge-text-perf-map",
+					"--huge-text-libs=libssl.so.3,libcrypto"),
+			3, "%s", err);
+	TEST_ASSERT_EQUAL(opts.huge_text, RTE_HUGETEXT_ENFORCE, "enforce");
+	TEST_ASSERT(opts.huge_text_perf_map, "perf map");
+	TEST_ASSERT(strcmp(opts.huge_text_libs, "libssl.so.3,libcrypto") == 0,
+			"libs %s", opts.huge_text_libs);
+	TEST_ASSERT_EQUAL(PARSE("--huge-text=thp", "--huge-text=off"), 2, "%s",
+			err);
+	TEST_ASSERT_EQUAL(opts.huge_text, RTE_HUGETEXT_OFF, "last wins");
+	return CHECK_BAD(cases);
+}
+
 #define BV_EXPECT "expected a non-zero hexadecimal address, e.g. 0x100000000"
 
 static int
@@ -1171,6 +1216,12 @@ static const struct bad_case conflict_cases[] = {
 			"options --proc-type=auto and --in-memory" NOT_TOGETHER
 			"a secondary process finds its primary through the "
 			"runtime directory, which this turns off" },
+	{ { "--huge-text-libs=libc" },
+			"option --huge-text-libs needs --huge-text: it names "
+			"what else to move" },
+	{ { "--huge-text=off", "--huge-text-perf-map" },
+			"option --huge-text-perf-map needs --huge-text: without "
+			"it no code moves" },
 	{ { "--keep-memzones", "--in-memory" },
 			"options --keep-memzones and --in-memory" NOT_TOGETHER
 			"in-memory mode keeps no hugepage file" },
@@ -1361,6 +1412,7 @@ static struct unit_test_suite eal_options_suite = { .suite_name = "EAL options",
 			TEST_CASE(test_memory_forms),
 			TEST_CASE(test_malloc_retain_forms),
 			TEST_CASE(test_populate_threads_forms),
+			TEST_CASE(test_huge_text_parse),
 			TEST_CASE(test_memory_bad),
 			TEST_CASE(test_socket_mem_forms),
 			TEST_CASE(test_socket_mem_bad),

@@ -28,6 +28,7 @@
 #include <rte_errno.h>
 #include <rte_log.h>
 
+#include "eal_hugetext.h"
 #include "eal_log.h"
 #include "eal_mplock.h"
 #include "eal_private.h"
@@ -215,6 +216,10 @@ rte_eal_init(int argc, char **argv)
 	n_args = eal_parse(ctx, argc, argv, err);
 	if (n_args < 0)
 		return eal_fail(-n_args, err);
+	/* Before any thread exists: see eal_hugetext.c. */
+	ret = eal_hugetext_apply(&ctx->opts, err, EAL_ERR_LEN);
+	if (ret < 0)
+		return eal_fail(-ret, err);
 	if (ctx->opts.huge_unlink == EAL_HUGE_UNLINK_NEVER)
 		EAL_LOG(WARNING,
 				"--huge-unlink=never: hugepage files are kept and mapped again, so reused memory may hold the previous process's data");

@@ -69,6 +69,9 @@ static const char *const opt_expect[EAL_OPT_COUNT] = {
 	[EAL_OPT_HUGE_UNLINK] = "existing, always or never",
 	[EAL_OPT_IOVA_MODE] = "pa or va",
 	[EAL_OPT_KEEP_MEMZONES] = "nothing, or =discard-mismatch",
+	[EAL_OPT_HUGE_TEXT] = "nothing, or =auto, =enforce, =thp or =off",
+	[EAL_OPT_HUGE_TEXT_LIBS] = "library names or prefixes separated by "
+				   "commas, e.g. libssl.so.3,libcrypto",
 	[EAL_OPT_MALLOC_RETAIN] =
 			"a size in MB, e.g. 256 or 1G (0: keep nothing)",
 	[EAL_OPT_MALLOC_DECAY] = "milliseconds from 0 to 3600000",
@@ -95,6 +98,7 @@ static const char *const huge_unlink_names[] = {
 static const char *const opt_bare[EAL_OPT_COUNT] = {
 	[EAL_OPT_HUGE_UNLINK] = "always",
 	[EAL_OPT_KEEP_MEMZONES] = "strict restoring",
+	[EAL_OPT_HUGE_TEXT] = "auto",
 };
 
 /* The option being parsed, for handlers and their messages. */
@@ -402,6 +406,11 @@ opt_value_known(enum eal_option_id id, const char *s)
 
 	if (id == EAL_OPT_KEEP_MEMZONES)
 		return strcmp(s, "discard-mismatch") == 0;
+	if (id == EAL_OPT_HUGE_TEXT) {
+		enum rte_hugetext_mode m;
+
+		return rte_hugetext_mode_parse(s, &m) == 0;
+	}
 	if (id != EAL_OPT_HUGE_UNLINK)
 		return false;
 	for (mode = 0; mode < RTE_DIM(huge_unlink_names); mode++)
@@ -419,6 +428,33 @@ opt_keep_memzones(struct eal_options *opts, const struct opt_ctx *ctx)
 		opts->keep_memzones = EAL_KEEP_DISCARD_MISMATCH;
 	else
 		return bad_form(ctx);
+	return 0;
+}
+
+static int
+opt_huge_text(struct eal_options *opts, const struct opt_ctx *ctx)
+{
+	if (ctx->value == NULL)
+		opts->huge_text = RTE_HUGETEXT_AUTO;
+	else if (rte_hugetext_mode_parse(ctx->value, &opts->huge_text) != 0)
+		return bad_form(ctx);
+	return 0;
+}
+
+/* Names separated by commas: no empty name, no '/' (a base name). */
+static int
+opt_huge_text_libs(struct eal_options *opts, const struct opt_ctx *ctx)
+{
+	const char *v = ctx->value;
+	size_t len = strlen(v);
+
+	if (len >= sizeof(opts->huge_text_libs))
+		return bad_value(ctx, "expected at most %zu bytes",
+				sizeof(opts->huge_text_libs) - 1);
+	if (len == 0 || v[0] == ',' || v[len - 1] == ',' ||
+			strstr(v, ",,") != NULL || strchr(v, '/') != NULL)
+		return bad_form(ctx);
+	memcpy(opts->huge_text_libs, v, len + 1);
 	return 0;
 }
 
@@ -655,6 +691,9 @@ opt_switch(struct eal_options *opts, const struct opt_ctx *ctx)
 	case EAL_OPT_NO_SHCONF:
 		opts->no_shconf = true;
 		break;
+	case EAL_OPT_HUGE_TEXT_PERF_MAP:
+		opts->huge_text_perf_map = true;
+		break;
 	case EAL_OPT_HELP:
 		opts->help = true;
 		break;
@@ -678,6 +717,9 @@ static const opt_handler opt_handlers[EAL_OPT_COUNT] = {
 	[EAL_OPT_MATCH_ALLOCATIONS] = opt_switch,
 	[EAL_OPT_NO_SHCONF] = opt_switch,
 	[EAL_OPT_KEEP_MEMZONES] = opt_keep_memzones,
+	[EAL_OPT_HUGE_TEXT] = opt_huge_text,
+	[EAL_OPT_HUGE_TEXT_LIBS] = opt_huge_text_libs,
+	[EAL_OPT_HUGE_TEXT_PERF_MAP] = opt_switch,
 	[EAL_OPT_MALLOC_RETAIN] = opt_malloc_retain,
 	[EAL_OPT_MALLOC_DECAY] = opt_malloc_decay,
 	[EAL_OPT_POPULATE_THREADS] = opt_populate_threads,
@@ -976,6 +1018,23 @@ resolve_limit_conflicts(const struct eal_options *o, char *err, size_t len)
 	return 0;
 }
 
+/* The --huge-text options that only refine it need it. */
+static int
+resolve_huge_text_conflicts(const struct eal_options *o, char *err, size_t len)
+{
+	if (o->huge_text != RTE_HUGETEXT_OFF)
+		return 0;
+	if (o->huge_text_libs[0] != '\0')
+		return set_err(err, len,
+				"option --huge-text-libs needs "
+				"--huge-text: it names what else to move");
+	if (o->huge_text_perf_map)
+		return set_err(err, len,
+				"option --huge-text-perf-map needs "
+				"--huge-text: without it no code moves");
+	return 0;
+}
+
 /*
  * --keep-memzones needs files that outlive the process with their data
  * (never), and the runtime directory for its memzone table.
@@ -1076,6 +1135,8 @@ eal_options_resolve(struct eal_options *opts, const bool *cpu_allowed,
 		ret = resolve_limit_conflicts(opts, err, err_len);
 	if (ret == 0)
 		ret = resolve_keep_conflicts(opts, err, err_len);
+	if (ret == 0)
+		ret = resolve_huge_text_conflicts(opts, err, err_len);
 	if (ret == 0)
 		ret = resolve_sizes(opts, err, err_len);
 	if (ret == 0)

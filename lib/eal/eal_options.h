@@ -20,6 +20,7 @@
 
 #include <rte_config.h>
 #include <rte_eal.h>
+#include <rte_hugetext.h>
 
 /* What an option takes after it. */
 enum eal_opt_arg {
@@ -65,6 +66,12 @@ enum eal_opt_arg {
 	X(KEEP_MEMZONES, "keep-memzones", 0, EAL_ARG_OPTIONAL, \
 			"discard-mismatch", \
 			"Bring back the last run's memzones (needs --huge-unlink=never)") \
+	X(HUGE_TEXT, "huge-text", 0, EAL_ARG_OPTIONAL, "auto|enforce|thp|off", \
+			"Move the program's code and data onto huge pages (bare: auto)") \
+	X(HUGE_TEXT_LIBS, "huge-text-libs", 0, EAL_ARG_REQUIRED, "LIB,...", \
+			"Shared libraries --huge-text moves too, by file name or prefix") \
+	X(HUGE_TEXT_PERF_MAP, "huge-text-perf-map", 0, EAL_ARG_NONE, NULL, \
+			"Name the moved functions for perf in /tmp/perf-PID.map") \
 	X(NO_SHCONF, "no-shconf", 0, EAL_ARG_NONE, NULL, \
 			"No runtime files in the runtime directory") \
 	X(PROC_TYPE, "proc-type", 0, EAL_ARG_REQUIRED, \
@@ -112,6 +119,7 @@ enum eal_keep_memzones {
 #define EAL_POPULATE_THREADS_AUTO 0
 
 #define EAL_FILE_PREFIX_MAX 64
+#define EAL_HUGE_TEXT_LIBS_MAX 256
 #define EAL_MAX_LOG_RULES 16
 
 /* One --log-level: a level for the types matching a glob (or all). */
@@ -145,6 +153,9 @@ struct eal_options {
 	uint32_t malloc_decay_ms; /* --malloc-decay */
 	bool malloc_decay_given; /* --malloc-decay seen */
 	uint32_t populate_threads; /* --populate-threads; 0: auto */
+	enum rte_hugetext_mode huge_text; /* --huge-text; OFF if not given */
+	char huge_text_libs[EAL_HUGE_TEXT_LIBS_MAX]; /* --huge-text-libs */
+	bool huge_text_perf_map; /* --huge-text-perf-map */
 	bool no_shconf; /* also set by --in-memory */
 	enum eal_keep_memzones keep_memzones;
 	enum rte_proc_type_t proc_type; /* RTE_PROC_PRIMARY by default */
