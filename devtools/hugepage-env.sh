@@ -10,9 +10,10 @@
 # env_cleanup is idempotent: call it from an EXIT trap and again wherever
 # the caller wants the machine restored.
 
-# What building and testing rtemem needs on Debian 12.
+# What building and testing rtemem needs on Debian 12: the hugetext
+# tests link with lld too and run gdb.
 RTEMEM_DEBIAN_PACKAGES="meson ninja-build gcc libc6-dev pkg-config \
-libnuma-dev python3-pyelftools clang-format git"
+libnuma-dev python3-pyelftools clang-format git lld gdb"
 
 HP_SYSFS=/sys/kernel/mm/hugepages/hugepages-2048kB
 HP_ORIG_NR= # nr_hugepages before env_reserve_hugepages changed it

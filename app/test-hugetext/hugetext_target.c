@@ -1,0 +1,467 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The rtemem authors
+ */
+
+/*
+ * The program whose memory the hugetext tests move (hugetext_test.py).
+ *
+ * Usage: hugetext-target ACTION [MODE]
+ *   api MODE  call rte_hugetext_remap() in MODE (built with HT_API only)
+ *   eal ARGS  call rte_eal_init() with ARGS, such as --huge-text=enforce
+ *             (built with HT_EAL only)
+ *   check     move nothing itself (a preload library may have)
+ *   wait      as check, then print "waiting" and wait in
+ *             target_wait_here() until killed (for gdb)
+ *   crash     as check, then abort() in target_crash_here() (core dump)
+ *
+ * Before and after the remap it takes a snapshot of every 4 KB page of
+ * its PT_LOAD segments (protection from /proc/self/maps, a checksum) and
+ * compares them; it checks its tables, its code (a chain of calls), the
+ * heap blocks it allocated before, that brk still grows and shrinks, and
+ * that a child forked afterwards can write to .data, .bss and the heap
+ * without touching the parent's copy. It prints "key=value" lines for
+ * the driver (what lies on huge pages, from /proc/self/smaps) and exits
+ * 0 only if every check passed; a failed check prints "FAIL: ...".
+ */
+
+#include <errno.h>
+#include <fcntl.h>
+#include <link.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#ifdef HT_API
+#include <rte_hugetext.h>
+#endif
+#ifdef HT_EAL
+#include <rte_eal.h>
+#include <rte_errno.h>
+
+static int (*volatile eal_init_fn)(int, char **) = rte_eal_init;
+#endif
+
+#include "bigprog.h"
+
+#define MAX_PAGES (1 << 20)
+#define HEAP_BLOCKS 64
+
+struct page_snap {
+	uintptr_t addr;
+	int prot;
+	uint64_t sum;
+};
+
+struct snap {
+	unsigned int n;
+	struct page_snap pg[MAX_PAGES];
+};
+
+static unsigned int failures;
+
+#define CHECK(cond, ...) \
+	do { \
+		if (!(cond)) { \
+			printf("FAIL: " __VA_ARGS__); \
+			printf("\n"); \
+			failures++; \
+		} \
+	} while (0)
+
+static void *
+map_scratch(size_t len)
+{
+	void *p = mmap(NULL, len, PROT_READ | PROT_WRITE,
+			MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED) {
+		perror("mmap");
+		exit(2);
+	}
+	return p;
+}
+
+/* /proc/self/maps into @p buf (NUL-terminated). */
+static void
+read_file(const char *path, char *buf, size_t cap)
+{
+	size_t off = 0;
+	ssize_t n;
+	int fd = open(path, O_RDONLY);
+
+	if (fd < 0) {
+		perror(path);
+		exit(2);
+	}
+	while ((n = read(fd, buf + off, cap - 1 - off)) > 0)
+		off += (size_t)n;
+	close(fd);
+	buf[off] = '\0';
+}
+
+/* The protection of @p addr per maps text @p maps; -1 if unmapped. */
+static int
+prot_of(const char *maps, uintptr_t addr)
+{
+	const char *line;
+
+	for (line = maps; *line != '\0'; line = strchr(line, '\n') + 1) {
+		unsigned long s, e;
+		char perms[5];
+
+		if (sscanf(line, "%lx-%lx %4s", &s, &e, perms) == 3 &&
+				addr >= s && addr < e)
+			return (perms[0] == 'r' ? PROT_READ : 0) |
+					(perms[1] == 'w' ? PROT_WRITE : 0) |
+					(perms[2] == 'x' ? PROT_EXEC : 0);
+		if (strchr(line, '\n') == NULL)
+			break;
+	}
+	return -1;
+}
+
+struct segs {
+	unsigned int n;
+	uintptr_t start[16], end[16];
+};
+
+static int
+segs_cb(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	struct segs *s = arg;
+	int i;
+
+	(void)size;
+	for (i = 0; i < info->dlpi_phnum && s->n < 16; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+
+		if (ph->p_type != PT_LOAD)
+			continue;
+		s->start[s->n] = (info->dlpi_addr + ph->p_vaddr) & ~4095UL;
+		s->end[s->n] = (info->dlpi_addr + ph->p_vaddr + ph->p_memsz +
+					       4095) &
+				~4095UL;
+		s->n++;
+	}
+	return 1; /* the executable only */
+}
+
+/* Whole pages, red zones between globals included. */
+__attribute__((no_sanitize_address)) static uint64_t
+page_sum(const uint64_t *p)
+{
+	uint64_t h = 1469598103934665603ULL;
+	unsigned int i;
+
+	for (i = 0; i < 4096 / 8; i++)
+		h = (h ^ p[i]) * 1099511628211ULL;
+	return h;
+}
+
+static void
+snap_take(struct snap *s, char *maps, size_t maps_cap)
+{
+	struct segs segs = { .n = 0 };
+	unsigned int i;
+	uintptr_t a;
+
+	dl_iterate_phdr(segs_cb, &segs);
+	read_file("/proc/self/maps", maps, maps_cap);
+	s->n = 0;
+	for (i = 0; i < segs.n; i++)
+		for (a = segs.start[i]; a < segs.end[i] && s->n < MAX_PAGES;
+				a += 4096) {
+			struct page_snap *p = &s->pg[s->n++];
+
+			p->addr = a;
+			p->prot = prot_of(maps, a);
+			p->sum = (p->prot & PROT_READ) && p->prot > 0 ?
+					page_sum((const uint64_t *)a) :
+					0;
+		}
+}
+
+static void
+snap_compare(const struct snap *a, const struct snap *b)
+{
+	unsigned int i, bad = 0;
+
+	CHECK(a->n == b->n, "snapshots of %u and %u pages", a->n, b->n);
+	for (i = 0; i < a->n && i < b->n && bad < 5; i++) {
+		if (a->pg[i].prot != b->pg[i].prot) {
+			CHECK(0, "page %#lx: protection %d became %d",
+					(unsigned long)a->pg[i].addr,
+					a->pg[i].prot, b->pg[i].prot);
+			bad++;
+		} else if (a->pg[i].sum != b->pg[i].sum) {
+			CHECK(0, "page %#lx: contents changed",
+					(unsigned long)a->pg[i].addr);
+			bad++;
+		}
+	}
+	printf("pages_checked=%u\n", a->n);
+}
+
+/* Contents every variant must have, moved or not. */
+static void
+check_tables(const char *when)
+{
+	unsigned long p;
+
+	for (p = 0; p < big_ro_len / 4096; p++)
+		CHECK(big_ro[p * 4096] == BIG_RO_BYTE(p) &&
+						big_ro[p * 4096 + 1] == 0,
+				"%s: big_ro page %lu", when, p);
+	for (p = 0; p < big_data_len / 4096; p++)
+		CHECK(big_data[p * 4096] == BIG_DATA_BYTE(p),
+				"%s: big_data page %lu", when, p);
+	for (p = 0; p < big_bss_len; p += 4096)
+		CHECK(big_bss[p] == (uint8_t)(p >> 12), "%s: big_bss page %lu",
+				when, p >> 12);
+	CHECK(big_chain() == big_expect, "%s: the call chain", when);
+}
+
+static char *heap_blocks[HEAP_BLOCKS];
+
+static void
+heap_fill(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < HEAP_BLOCKS; i++) {
+		heap_blocks[i] = malloc(512);
+		memset(heap_blocks[i], (int)(i + 1), 512);
+	}
+}
+
+static void
+heap_check(const char *when)
+{
+	unsigned int i, j;
+
+	for (i = 0; i < HEAP_BLOCKS; i++)
+		for (j = 0; j < 512; j++)
+			if (heap_blocks[i][j] != (char)(i + 1)) {
+				CHECK(0, "%s: heap block %u byte %u", when, i,
+						j);
+				return;
+			}
+}
+
+/* brk grows and shrinks, and malloc() keeps working. */
+static void
+brk_check(void)
+{
+	char *blocks[2000];
+	char *b0 = sbrk(0);
+	unsigned int i;
+
+	CHECK(sbrk(1 << 20) == b0, "sbrk(+1 MB): %s", strerror(errno));
+	if (sbrk(0) == b0 + (1 << 20)) {
+		memset(b0, 0x5a, 1 << 20);
+		CHECK(sbrk(-(1 << 20)) != (void *)-1, "sbrk(-1 MB): %s",
+				strerror(errno));
+	}
+	for (i = 0; i < 2000; i++) {
+		blocks[i] = malloc(1024);
+		memset(blocks[i], (int)i, 1024);
+	}
+	for (i = 0; i < 2000; i++) {
+		CHECK(blocks[i][1023] == (char)i, "malloc block %u", i);
+		free(blocks[i]);
+	}
+}
+
+static void
+fork_check(void)
+{
+	int status;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		big_data[0] ^= 0xff;
+		big_data[big_data_len - 1] = 0x77;
+		/* A page at each end: each write takes a free huge page. */
+		big_bss[0] = 0xee;
+		big_bss[big_bss_len - 1] = 0xee;
+		heap_blocks[0][0] = 0x11;
+		_exit(big_chain() == big_expect && big_data[0] == (uint8_t)(BIG_DATA_BYTE(0) ^ 0xff) ?
+						0 :
+						1);
+	}
+	CHECK(pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status) &&
+					WEXITSTATUS(status) == 0,
+			"the forked child failed (status %#x)", status);
+	CHECK(big_data[0] == BIG_DATA_BYTE(0) && big_bss[0] == 0 &&
+					heap_blocks[0][0] == 1,
+			"the child's writes reached the parent");
+}
+
+/* What of the executable's extent lies on which pages, per smaps. */
+static void
+smaps_report(char *buf, size_t cap)
+{
+	struct segs segs = { .n = 0 };
+	unsigned long s = 0, e = 0, kps = 0, v, hugetlb[3] = { 0 },
+		      thp[3] = { 0 };
+	unsigned long all_hugetlb = 0, huge1g = 0;
+	uintptr_t lo, hi;
+	int cls = -1;
+	char *line, perms[5];
+
+	dl_iterate_phdr(segs_cb, &segs);
+	lo = segs.start[0];
+	hi = segs.end[segs.n - 1] + (2UL << 20);
+	read_file("/proc/self/smaps", buf, cap);
+	for (line = strtok(buf, "\n"); line != NULL;
+			line = strtok(NULL, "\n")) {
+		if (sscanf(line, "%lx-%lx %4s", &s, &e, perms) == 3) {
+			cls = s >= lo && e <= hi ?
+					(perms[2] == 'x' ? 0 :
+									perms[1] == 'w' ?
+							   2 :
+							   1) :
+					-1;
+		} else if (cls >= 0 &&
+				sscanf(line, "KernelPageSize: %lu", &v) == 1) {
+			kps = v;
+		} else if (sscanf(line, "Private_Hugetlb: %lu", &v) == 1) {
+			all_hugetlb += v;
+			if (cls >= 0 && kps == 1048576)
+				huge1g += v;
+			if (cls >= 0 && kps > 4)
+				hugetlb[cls] += v;
+		} else if (cls >= 0 &&
+				sscanf(line, "AnonHugePages: %lu", &v) == 1) {
+			thp[cls] += v;
+		}
+	}
+	printf("text_hugetlb_kb=%lu\nro_hugetlb_kb=%lu\nrw_hugetlb_kb=%lu\n",
+			hugetlb[0], hugetlb[1], hugetlb[2]);
+	printf("text_thp_kb=%lu\nro_thp_kb=%lu\nrw_thp_kb=%lu\n", thp[0],
+			thp[1], thp[2]);
+	printf("all_hugetlb_kb=%lu\nhuge1g_kb=%lu\n", all_hugetlb, huge1g);
+}
+
+#ifdef HT_API
+static int (*volatile remap_fn)(
+		const struct rte_hugetext_conf *) = rte_hugetext_remap;
+
+static void
+remap_report(int ret)
+{
+	struct rte_hugetext_report rep;
+
+	rte_hugetext_report_get(&rep);
+	printf("remap=%d\nranges=%u\nhugetlb_kb=%zu\nthp_kb=%zu\n"
+	       "small_kb=%zu\nheap_kb=%zu\nfallbacks=%u\n",
+			ret, rep.ranges, rep.hugetlb_bytes >> 10,
+			rep.thp_bytes >> 10, rep.small_bytes >> 10,
+			rep.heap_bytes >> 10, rep.fallbacks);
+}
+#endif
+
+__attribute__((noinline)) void target_wait_here(void);
+__attribute__((noinline)) void target_crash_here(void);
+
+__attribute__((noinline)) void
+target_wait_here(void)
+{
+	printf("waiting\n");
+	fflush(stdout);
+	for (;;)
+		pause();
+}
+
+__attribute__((noinline)) void
+target_crash_here(void)
+{
+	fflush(stdout);
+	abort();
+}
+
+int
+main(int argc, char **argv)
+{
+	size_t maps_cap = 16 << 20;
+	struct snap *before = map_scratch(sizeof(*before));
+	struct snap *after = map_scratch(sizeof(*after));
+	char *maps = map_scratch(maps_cap);
+	const char *action = argc > 1 ? argv[1] : "check";
+#ifdef HT_API
+	struct rte_hugetext_conf conf = { .mode = RTE_HUGETEXT_AUTO };
+#else
+	struct {
+		int mode;
+	} conf = { 0 };
+	int (*remap_fn)(const void *) = NULL;
+#endif
+	unsigned long p;
+	int ret = 0;
+#ifdef HT_EAL
+	int eal_ret = 0, eal_errno = 0;
+#endif
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (strcmp(action, "api") == 0) {
+#ifdef HT_API
+		if (rte_hugetext_mode_parse(argc > 2 ? argv[2] : "auto",
+				    &conf.mode) != 0) {
+			printf("FAIL: bad mode\n");
+			return 2;
+		}
+#else
+		printf("FAIL: built without the API\n");
+		return 2;
+#endif
+	}
+	for (p = 0; p < big_bss_len; p += 4096)
+		big_bss[p] = (uint8_t)(p >> 12);
+	heap_fill();
+	/* Without BIND_NOW, a non-PIE calls through its PLT: resolve the
+	 * entry now, not between the snapshots. */
+	if (strcmp(action, "api") == 0) {
+		int mode = conf.mode;
+
+		conf.mode = 0;
+		remap_fn(&conf);
+		conf.mode = mode;
+	}
+	snap_take(before, maps, maps_cap);
+	if (strcmp(action, "api") == 0)
+		ret = remap_fn(&conf);
+#ifdef HT_EAL
+	if (strcmp(action, "eal") == 0) {
+		eal_ret = eal_init_fn(argc - 1, argv + 1);
+		eal_errno = eal_ret < 0 ? rte_errno : 0;
+	}
+#endif
+	snap_take(after, maps, maps_cap);
+#ifdef HT_EAL
+	if (strcmp(action, "eal") == 0)
+		printf("eal_init=%d\nrte_errno=%d\n", eal_ret, eal_errno);
+#endif
+	snap_compare(before, after);
+#ifdef HT_API
+	if (strcmp(action, "api") == 0 || strcmp(action, "eal") == 0)
+		remap_report(ret);
+#else
+	(void)ret;
+#endif
+	check_tables("after");
+	heap_check("after");
+	brk_check();
+	fork_check();
+	heap_check("after fork");
+	smaps_report(maps, maps_cap);
+	printf("failures=%u\n", failures);
+	if (failures == 0 && strcmp(action, "wait") == 0)
+		target_wait_here();
+	if (failures == 0 && strcmp(action, "crash") == 0)
+		target_crash_here();
+	return failures == 0 ? 0 : 1;
+}
