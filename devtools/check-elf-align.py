@@ -6,9 +6,12 @@
 
 For each file, list its PT_LOAD segments and, for each huge page size
 (2 MB and 1 GB unless --page-size says otherwise), whether the segment
-can be mapped on pages of that size. This is what putting program text
-on huge pages needs: the linker must have laid the segment out for it
-(-Wl,-zcommon-page-size=2097152 -Wl,-zmax-page-size=2097152).
+can be mapped on pages of that size, and how many huge pages of it
+lib/hugetext (--huge-text, librtemem_hugetext.so) moves. A file mapping
+on huge pages needs the linker to have laid the segment out for it
+(-Wl,-z,max-page-size=2097152); lib/hugetext copies, so it moves every
+huge page that lies in one segment (with the padding around it) and one
+protection, aligned or not, but only an aligned link loses nothing.
 
 The interpreter is /usr/bin/python3 on purpose: Debian's
 python3-pyelftools installs the module for that interpreter only.
@@ -44,7 +47,13 @@ memory outside the segment. "span" counts the P-aligned pages the
 segment touches at all: what remapping the whole segment would take.
 "shared" says that one of those pages is also touched by another PT_LOAD
 segment, whose flags the huge page would then have to take. The counts
-are not known (null in JSON) for a segment that is not P-mappable."""
+are not known (null in JSON) for a segment that is not P-mappable.
+
+"moved" counts the P-aligned pages of a segment that lib/hugetext moves:
+the pages it touches that hold no other segment, keep one protection
+once RELRO is applied, start inside the object, and (for code) end inside
+it; a range "N-M" when it depends on where the loader puts a position
+independent file (p_align below P)."""
 
 LEGEND = """Table cells, per page size P: "yes W/S" is P-mappable, with W whole
 pages and a span of S pages, and a "*" after it if shared; "no (why)" is
@@ -123,6 +132,70 @@ def page_fit(seg, others, page):
     return fit
 
 
+def pieces(info, base):
+    """(start, end, prot) of what the loader maps at load address base,
+    4 KB-rounded, with the RELRO part of a segment read-only."""
+    out = []
+    relro = info.get("relro")
+    for seg in info["segments"]:
+        start = (seg["vaddr"] + base) & ~4095
+        end = (seg["vaddr"] + base + seg["memsz"] + 4095) & ~4095
+        cut = [start, end]
+        if relro and "W" in seg["flags"]:
+            r0 = (relro[0] + base) & ~4095
+            r1 = (relro[0] + relro[1] + base) & ~4095
+            if start <= r0 < r1 <= end:
+                out.append((start, r0, seg["flags"]))
+                out.append((r0, r1, "R--"))
+                cut = [r1, end]
+        out.append((cut[0], cut[1], seg["flags"]))
+    return [p for p in out if p[1] > p[0]]
+
+
+def moved_pages(info, seg, page, base):
+    """Pages of seg that lib/hugetext moves when loaded at base."""
+    parts = pieces(info, base)
+    lo = min(p[0] for p in parts)
+    hi = max(p[1] for p in parts)
+    top = -(-hi // (2 << 20)) * (2 << 20)
+    s0 = seg["vaddr"] + base
+    s1 = s0 + seg["memsz"]
+    count = 0
+    for h in range(s0 // page * page, s1, page):
+        inside = [p for p in parts if p[0] < h + page and p[1] > h]
+        others = [o for o in info["segments"] if o is not seg and
+                  o["vaddr"] + base < h + page and
+                  o["vaddr"] + base + o["memsz"] > h]
+        prots = {p[2] for p in inside}
+        # Above the object, only what completes its last 2 MB page.
+        if (others or len(prots) != 1 or h < lo or h + page > top or
+                (h + page > hi and "X" in prots.pop())):
+            continue
+        count += 1
+    return count
+
+
+def hugetext_range(info, seg, page):
+    """[min, max] pages of seg moved, over the load addresses possible.
+
+    The count only changes where a boundary of what is mapped crosses a
+    multiple of the page size, so the load offsets just before and at
+    each such crossing cover every value."""
+    if seg["memsz"] == 0:
+        return [0, 0]
+    align = max(max(s["align"] for s in info["segments"]), 4096)
+    bases = {0}
+    if info["type"] == "DYN" and align < page:
+        edges = {x for p in pieces(info, 0) for x in p[:2]}
+        edges |= {s["vaddr"] + d for s in info["segments"]
+                  for d in (0, s["memsz"])}
+        for x in edges:
+            b = (-x) % page // align * align
+            bases |= {b, (b + align) % page, (b - align) % page}
+    counts = [moved_pages(info, seg, page, b) for b in bases]
+    return [min(counts), max(counts)]
+
+
 def read_segments(path, elffile_class):
     """The file's description and PT_LOAD segments, or ElfError."""
     if not os.path.exists(path):
@@ -141,6 +214,8 @@ def read_segments(path, elffile_class):
                     "machine": elf["e_machine"].replace("EM_", ""),
                     "segments": []}
             for index, phdr in enumerate(elf.iter_segments()):
+                if phdr["p_type"] == "PT_GNU_RELRO":
+                    info["relro"] = (phdr["p_vaddr"], phdr["p_memsz"])
                 if phdr["p_type"] != "PT_LOAD":
                     continue
                 info["segments"].append({
@@ -166,6 +241,8 @@ def judge(info, sizes):
     for seg in segs:
         others = [o for o in segs if o is not seg]
         seg["pages"] = {size_name(p): page_fit(seg, others, p) for p in sizes}
+        for p in sizes:
+            seg["pages"][size_name(p)]["moved"] = hugetext_range(info, seg, p)
 
 
 def require_failures(info, page):
@@ -194,6 +271,13 @@ def cell(fit):
                             "*" if fit["shared"] else "")
 
 
+def moved_cell(moved):
+    """"3" or "2-3" pages."""
+    if moved[0] == moved[1]:
+        return str(moved[0])
+    return "%d-%d" % tuple(moved)
+
+
 def print_table(info, sizes):
     """The human-readable listing of one file."""
     names = [size_name(p) for p in sizes]
@@ -202,12 +286,14 @@ def print_table(info, sizes):
            len(info["segments"])))
     head = ["idx", "flags", "offset", "vaddr", "filesz", "memsz", "p_align"]
     head += [n + " whole/span" for n in names]
+    head += [n + " moved" for n in names]
     rows = [head]
     for seg in info["segments"]:
         row = [str(seg["index"]), seg["flags"]]
         row += ["0x%x" % seg[k]
                 for k in ("offset", "vaddr", "filesz", "memsz", "align")]
         row += [cell(seg["pages"][n]) for n in names]
+        row += [moved_cell(seg["pages"][n]["moved"]) for n in names]
         rows.append(row)
     widths = [max(len(r[i]) for r in rows) for i in range(len(head))]
     for row in rows:

@@ -15,6 +15,7 @@ limit, so that nothing else on the machine loses pages. Exit status: 0
 passed, 1 failed (with the reasons on stderr).
 """
 
+import json
 import os
 import re
 import shutil
@@ -141,6 +142,22 @@ def all_hugetlb(v):
     return v['text_hugetlb_kb'] + v['ro_hugetlb_kb'] + v['rw_hugetlb_kb']
 
 
+ELF_ALIGN = os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                         '..', '..', 'devtools', 'check-elf-align.py')
+
+
+def predicted_pages(path):
+    """[min, max] 2 MB pages check-elf-align.py says lib/hugetext moves."""
+    p = subprocess.run(['/usr/bin/python3', ELF_ALIGN, '--json',
+                        '--page-size', '2M', path],
+                       capture_output=True, text=True)
+    if not check(p.returncode == 0, 'check-elf-align.py: %s' % p.stderr):
+        return None
+    segs = json.loads(p.stdout)['files'][0]['segments']
+    moved = [s['pages']['2M']['moved'] for s in segs]
+    return [sum(m[0] for m in moved), sum(m[1] for m in moved)]
+
+
 def case_variant(name, path, aligned):
     """api auto: code, data and .bss on hugetlb pages, all else intact."""
     if not check(os.path.exists(path), '%s not built (is its linker '
@@ -161,6 +178,11 @@ def case_variant(name, path, aligned):
     if aligned:
         check(v['small_kb'] == 0, 'aligned binary: %d kB left small'
               % v['small_kb'])
+    want = predicted_pages(path)
+    if want is not None:
+        check(want[0] <= v['hugetlb_kb'] // 2048 <= want[1],
+              'check-elf-align.py predicted %d-%d pages, %d moved'
+              % (want[0], want[1], v['hugetlb_kb'] // 2048))
 
 
 def case_heap(path):
