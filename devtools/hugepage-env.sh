@@ -144,11 +144,33 @@ env_mount_hugetlbfs()
 	hp_mount 2M HUGE_DIR && echo "hugetlbfs mounted on $HUGE_DIR"
 }
 
+# hp_lend_2m N: give the free pages of the 2 MB pool back to the kernel,
+# which took them early from unbroken memory and may join them into 1 GB
+# ranges, reserve the 1 GB pages short of N, then fill the 2 MB pool
+# again. Says so if the 2 MB pool does not come back whole.
+hp_lend_2m()
+{
+	local nr free
+
+	nr=$(cat "$HP_SYSFS/nr_hugepages")
+	free=$(cat "$HP_SYSFS/free_hugepages")
+	echo $((nr - free)) > "$HP_SYSFS/nr_hugepages" || return 0
+	hp_reserve "$HP1G_SYSFS" "$1" HP1G_ORIG_NR
+	echo "$nr" > "$HP_SYSFS/nr_hugepages" || true
+	if [ "$(cat "$HP_SYSFS/nr_hugepages")" -lt "$nr" ]; then
+		echo "the 2 MB pool came back with" \
+			"$(cat "$HP_SYSFS/nr_hugepages") of its $nr pages"
+	fi
+}
+
 # env_gigantic_start N: make N 1 GB pages free (raising nr_hugepages of
 # that size by what is missing) and mount a private hugetlbfs of them on
 # a new directory, in HUGE_DIR_1G. The kernel finds 1 GB of contiguous
-# free memory per page by moving pages; when it cannot, only a boot
-# parameter (hugepagesz=1G hugepages=N) gives them.
+# free memory per page by moving pages; when it finds too few, the clean
+# page cache is dropped and memory compacted, and it tries again, then
+# once more with the 2 MB pool's free pages lent back (hp_lend_2m); when
+# it still cannot, only a boot parameter (hugepagesz=1G hugepages=N)
+# gives them.
 env_gigantic_start()
 {
 	if [ ! -d "$HP1G_SYSFS" ]; then
@@ -156,6 +178,16 @@ env_gigantic_start()
 		return 1
 	fi
 	hp_reserve "$HP1G_SYSFS" "$1" HP1G_ORIG_NR
+	if [ "$HP_FREE" -lt "$1" ]; then
+		# Free memory often lies in 1 GB ranges once the clean page
+		# cache (which builds fill) is dropped and the kernel has moved
+		# pages together.
+		sync
+		echo 3 > /proc/sys/vm/drop_caches || true
+		echo 1 > /proc/sys/vm/compact_memory || true
+		hp_reserve "$HP1G_SYSFS" "$1" HP1G_ORIG_NR
+	fi
+	[ "$HP_FREE" -ge "$1" ] || hp_lend_2m "$1"
 	if [ "$HP_FREE" -lt "$1" ]; then
 		echo "only $HP_FREE free 1 GB hugepages, $1 needed: the kernel" \
 			"found no more 1 GB ranges of free memory (reserve them" \
