@@ -32,6 +32,9 @@
 #include "hugetext_copy.h"
 #include "hugetext_priv.h"
 
+#ifndef MADV_POPULATE_READ
+#define MADV_POPULATE_READ 22
+#endif
 #ifndef MADV_COLLAPSE
 #define MADV_COLLAPSE 25
 #endif
@@ -92,6 +95,58 @@ ht_range_release(struct ht_range *r)
 	r->copy = NULL;
 }
 
+/* A /proc/self/pagemap entry of a page that holds data. */
+static bool
+pm_used(uint64_t ent)
+{
+	return (ent >> 62) != 0; /* present (bit 63) or swapped (bit 62) */
+}
+
+/* Entries of @p n pages from @p addr; false if unreadable. */
+static bool
+pm_read(int pagemap, uintptr_t addr, size_t pg, uint64_t *ent, size_t n)
+{
+	ssize_t want = (ssize_t)(n * sizeof(*ent));
+
+	return pagemap >= 0 &&
+			pread(pagemap, ent, (size_t)want,
+					(off_t)(addr / pg * sizeof(*ent))) ==
+			want;
+}
+
+/*
+ * Copy the anonymous [s, s + len) to @p dst, skipping the pages never
+ * touched: they read as zero, and so does the new memory, whose pages the
+ * kernel then clears only when the program touches them, as it would have
+ * for the small pages. A .bss of hundreds of MB is mostly such pages.
+ * Without /proc/self/pagemap, everything is copied.
+ */
+static void
+copy_anon(uint8_t *dst, uintptr_t s, size_t len, int pagemap)
+{
+	size_t pg = (size_t)getpagesize(), i, n, run;
+	uint64_t ent[1024];
+
+	for (; len > 0; dst += n * pg, s += n * pg, len -= n * pg) {
+		n = len / pg < 1024 ? len / pg : 1024;
+		if (!pm_read(pagemap, s, pg, ent, n)) {
+			ht_copy(dst, (const void *)s, len);
+			return;
+		}
+		for (i = 0; i < n; i += run) {
+			for (run = 1; i + run < n &&
+					pm_used(ent[i + run]) ==
+							pm_used(ent[i]);
+					run++)
+				;
+			if (pm_used(ent[i]))
+				ht_copy(dst + i * pg,
+						(const void *)(s + i * pg),
+						run * pg);
+		}
+	}
+}
+
 /* Copy what is mapped of the range into the reserved memory. */
 static void
 range_fill(struct ht_range *r, const struct ht_maps *maps)
@@ -100,6 +155,7 @@ range_fill(struct ht_range *r, const struct ht_maps *maps)
 	const struct ht_map *last = maps->map + maps->n;
 	uintptr_t end = r->start + r->len;
 	uint8_t *copy = r->copy;
+	int pagemap = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
 
 	for (; m != NULL && m < last && m->start < end; m++) {
 		uintptr_t s = m->start > r->start ? m->start : r->start;
@@ -107,8 +163,16 @@ range_fill(struct ht_range *r, const struct ht_maps *maps)
 
 		if (m->prot == PROT_NONE)
 			continue; /* padding: left zero */
+		if (m->path[0] == '\0' || m->path[0] == '[') {
+			copy_anon(copy + (s - r->start), s, e - s, pagemap);
+			continue;
+		}
+		/* One call faults the file in, not one fault per page. */
+		madvise((void *)s, e - s, MADV_POPULATE_READ);
 		ht_copy(copy + (s - r->start), (const void *)s, e - s);
 	}
+	if (pagemap >= 0)
+		close(pagemap);
 }
 
 /* The range was unmapped and the copy not moved: put the bytes back. */
