@@ -13,6 +13,10 @@
  *   wait      as check, then print "waiting" and wait in
  *             target_wait_here() until killed (for gdb)
  *   crash     as check, then abort() in target_crash_here() (core dump)
+ *   bench REPS READS  no checks: time REPS chains of calls and READS
+ *             random reads of big_bss, and the limits a move meets
+ *             (memcpy, filling new hugetlb pages); for
+ *             devtools/hugetext-bench.py
  *
  * Before and after the remap it takes a snapshot of every 4 KB page of
  * its PT_LOAD segments (protection from /proc/self/maps, a checksum) and
@@ -327,7 +331,7 @@ smaps_report(char *buf, size_t cap)
 	struct segs segs = { .n = 0 };
 	unsigned long s = 0, e = 0, kps = 0, v, hugetlb[3] = { 0 },
 		      thp[3] = { 0 };
-	unsigned long all_hugetlb = 0, huge1g = 0;
+	unsigned long all_hugetlb = 0, huge1g = 0, file_pmd = 0;
 	uintptr_t lo, hi;
 	int cls = -1;
 	char *line, perms[5];
@@ -356,6 +360,9 @@ smaps_report(char *buf, size_t cap)
 			if (cls >= 0 && kps > 4)
 				hugetlb[cls] += v;
 		} else if (cls >= 0 &&
+				sscanf(line, "FilePmdMapped: %lu", &v) == 1) {
+			file_pmd += v;
+		} else if (cls >= 0 &&
 				sscanf(line, "AnonHugePages: %lu", &v) == 1) {
 			thp[cls] += v;
 		}
@@ -364,7 +371,8 @@ smaps_report(char *buf, size_t cap)
 			hugetlb[0], hugetlb[1], hugetlb[2]);
 	printf("text_thp_kb=%lu\nro_thp_kb=%lu\nrw_thp_kb=%lu\n", thp[0],
 			thp[1], thp[2]);
-	printf("all_hugetlb_kb=%lu\nhuge1g_kb=%lu\n", all_hugetlb, huge1g);
+	printf("all_hugetlb_kb=%lu\nhuge1g_kb=%lu\nfile_pmd_kb=%lu\n",
+			all_hugetlb, huge1g, file_pmd);
 }
 
 #ifdef HT_API
@@ -384,6 +392,86 @@ remap_report(int ret)
 			rep.heap_bytes >> 10, rep.fallbacks);
 }
 #endif
+
+static uint64_t
+now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+/* MB/s of memcpy() between two faulted buffers, and of new hugetlb pages
+ * faulted in (the kernel clears them): what a move costs at least. */
+static void
+bench_limits(void)
+{
+	size_t len = 256 << 20;
+	char *a = map_scratch(len), *b = map_scratch(len);
+	uint64_t t0;
+	void *h;
+
+	memset(a, 1, len);
+	memset(b, 2, len);
+	t0 = now_ns();
+	memcpy(b, a, len);
+	printf("memcpy_mbps=%.0f\n", 256e9 / (double)(now_ns() - t0));
+	munmap(a, len);
+	munmap(b, len);
+	t0 = now_ns();
+	h = mmap(NULL, len, PROT_READ | PROT_WRITE,
+			MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB, -1, 0);
+	if (h != MAP_FAILED && madvise(h, len, MADV_POPULATE_WRITE) == 0)
+		printf("hugetlb_fill_mbps=%.0f\n",
+				256e9 / (double)(now_ns() - t0));
+	if (h != MAP_FAILED)
+		munmap(h, len);
+}
+
+/* What a preloaded librtemem_hugetext.so did, if one is loaded. */
+static void
+bench_remap_report(void)
+{
+	struct rte_hugetext_report rep;
+	int (*get)(struct rte_hugetext_report *);
+
+	*(void **)&get = dlsym(RTLD_DEFAULT, "rte_hugetext_report_get");
+	if (get == NULL || get(&rep) != 0)
+		return;
+	printf("remap_us=%lu\nremap_kb=%zu\n",
+			(unsigned long)(rep.elapsed_ns / 1000),
+			(rep.hugetlb_bytes + rep.thp_bytes) >> 10);
+}
+
+static void
+bench(unsigned long reps, unsigned long reads, char *buf, size_t cap)
+{
+	uint64_t seed = 88172645463325252ULL, t0, sink = 0;
+	unsigned long i;
+
+	memset(big_bss, 1, big_bss_len);
+	sink += big_chain();
+	t0 = now_ns();
+	for (i = 0; i < reps; i++)
+		sink += big_chain();
+	printf("call_ps=%.0f\n",
+			(double)(now_ns() - t0) * 1000 /
+					((double)reps * big_nfn));
+	t0 = now_ns();
+	for (i = 0; i < reads; i++) {
+		seed ^= seed << 13;
+		seed ^= seed >> 7;
+		seed ^= seed << 17;
+		sink += big_bss[seed % big_bss_len];
+	}
+	printf("read_ps=%.0f\nsink=%lu\n",
+			(double)(now_ns() - t0) * 1000 / (double)reads,
+			(unsigned long)sink);
+	bench_remap_report();
+	bench_limits();
+	smaps_report(buf, cap);
+}
 
 __attribute__((noinline)) void target_wait_here(void);
 __attribute__((noinline)) void target_crash_here(void);
@@ -427,6 +515,11 @@ main(int argc, char **argv)
 #endif
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (strcmp(action, "bench") == 0 && argc == 4) {
+		bench(strtoul(argv[2], NULL, 0), strtoul(argv[3], NULL, 0),
+				maps, maps_cap);
+		return 0;
+	}
 	if (strcmp(action, "api") == 0) {
 #ifdef HT_API
 		if (rte_hugetext_mode_parse(argc > 2 ? argv[2] : "auto",
