@@ -66,7 +66,7 @@ static int
 rt_run(const char *const *extra, struct test_child_result *res)
 {
 	const char *args[12] = { "--no-huge", "-m", "8",
-		"--file-prefix=" RT_PREFIX };
+		("--file-prefix=" RT_PREFIX) };
 	unsigned int n = 4, i;
 
 	for (i = 0; extra != NULL && extra[i] != NULL; i++)

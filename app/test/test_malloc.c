@@ -774,7 +774,7 @@ test_free_forged_header(void)
 	p = rte_malloc(NULL, 8192, 0);
 	TEST_ASSERT(small != NULL && p != NULL, "rte_malloc");
 	rte_free(small);
-	f = (struct malloc_elem *)(p + 1024);
+	f = (struct malloc_elem *)(void *)(p + 1024);
 	memcpy(f, malloc_elem_from_data(p), sizeof(*f));
 	f->prev = NULL;
 	f->next = NULL;

@@ -95,7 +95,7 @@ wc_now_ns(void)
 static struct wc_item *
 wc_item(const struct wc_cache *c, uint64_t i)
 {
-	return (struct wc_item *)(c->items + i * c->item_len);
+	return (struct wc_item *)(void *)(c->items + i * c->item_len);
 }
 
 /* The value of key @p key, word by word; @p gen varies it per update. */

@@ -70,13 +70,6 @@ malloc_cache_attach(struct rte_mem_config *mcfg, char *err, size_t err_len)
 	return ret;
 }
 
-/* Elements whose state is read by the heap without this cache's say. */
-static inline void
-cache_set_state(struct malloc_elem *e, enum malloc_elem_state state)
-{
-	__atomic_store_n(&e->t.state, (uint8_t)state, __ATOMIC_RELAXED);
-}
-
 struct malloc_heap *
 malloc_cache_heap(struct malloc_state *st, struct malloc_cache *c,
 		unsigned int lcore)
