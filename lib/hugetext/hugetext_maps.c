@@ -9,39 +9,12 @@
  */
 
 #include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <unistd.h>
 
 #include "hugetext_priv.h"
-
-static int
-maps_slurp(char *text, size_t cap, size_t *len)
-{
-	size_t off = 0;
-	ssize_t n;
-	int fd;
-
-	fd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	do {
-		n = read(fd, text + off, cap - 1 - off);
-		if (n > 0)
-			off += (size_t)n;
-	} while ((n > 0 || (n < 0 && errno == EINTR)) && off < cap - 1);
-	close(fd);
-	if (n < 0)
-		return -EIO;
-	if (off >= cap - 1)
-		return -E2BIG;
-	text[off] = '\0';
-	*len = off;
-	return 0;
-}
 
 /* "start-end perms offset dev inode   path": one line, cut at its end. */
 static int
@@ -83,7 +56,8 @@ ht_maps_read(struct ht_maps *maps)
 	size_t len;
 	int ret;
 
-	ret = maps_slurp(maps->text, sizeof(maps->text), &len);
+	ret = ht_file_read("/proc/self/maps", maps->text, sizeof(maps->text),
+			&len);
 	if (ret < 0)
 		return ret;
 	maps->n = 0;

@@ -26,22 +26,43 @@ struct find_arg {
 	int err;
 };
 
-/* Does base name @p name match one of the comma-separated @p libs? */
+/*
+ * The next name of the comma-separated list at *list: its start in
+ * *name and length in *len. False at the end of the list.
+ */
 static bool
-lib_wanted(const char *libs, const char *name)
+list_next(const char **list, const char **name, size_t *len)
 {
-	const char *p = libs;
+	const char *comma;
 
-	while (p != NULL && *p != '\0') {
-		const char *comma = strchr(p, ',');
-		size_t len = comma != NULL ? (size_t)(comma - p) : strlen(p);
+	if (*list == NULL || **list == '\0')
+		return false;
+	comma = strchr(*list, ',');
+	*name = *list;
+	*len = comma != NULL ? (size_t)(comma - *list) : strlen(*list);
+	*list = comma != NULL ? comma + 1 : NULL;
+	return true;
+}
 
-		if (len > 0 && strncmp(name, p, len) == 0 &&
-				(name[len] == '\0' || name[len] == '.' ||
-						name[len] == '-'))
+/* Is base name @p base the library @p name (of @p len bytes) names? */
+static bool
+name_matches(const char *base, const char *name, size_t len)
+{
+	return len > 0 && strncmp(base, name, len) == 0 &&
+			(base[len] == '\0' || base[len] == '.' ||
+					base[len] == '-');
+}
+
+/* Does base name @p base match one of the comma-separated @p libs? */
+static bool
+lib_wanted(const char *libs, const char *base)
+{
+	const char *name;
+	size_t len;
+
+	while (list_next(&libs, &name, &len))
+		if (name_matches(base, name, len))
 			return true;
-		p = comma != NULL ? comma + 1 : NULL;
-	}
 	return false;
 }
 
@@ -122,29 +143,24 @@ static int
 libs_check(const char *libs, const struct ht_object *obj, unsigned int n,
 		const struct ht_log *log)
 {
-	const char *p = libs;
+	const char *list = libs, *name;
 	unsigned int i;
+	size_t len;
 
-	while (p != NULL && *p != '\0') {
-		const char *comma = strchr(p, ',');
-		int len = comma != NULL ? (int)(comma - p) : (int)strlen(p);
-		char one[256];
+	while (list_next(&list, &name, &len)) {
 		bool found = false;
 
-		if (len == 0 || len >= (int)sizeof(one)) {
+		if (len == 0) {
 			ht_log(log, HT_ERR, "bad library list '%s'\n", libs);
 			return -EINVAL;
 		}
-		memcpy(one, p, (size_t)len);
-		one[len] = '\0';
 		for (i = 1; i < n && !found; i++)
-			found = lib_wanted(one, obj[i].name);
+			found = name_matches(obj[i].name, name, len);
 		if (!found) {
-			ht_log(log, HT_ERR, "library '%s' is not loaded\n",
-					one);
+			ht_log(log, HT_ERR, "library '%.*s' is not loaded\n",
+					(int)len, name);
 			return -ENOENT;
 		}
-		p = comma != NULL ? comma + 1 : NULL;
 	}
 	return 0;
 }

@@ -21,7 +21,6 @@
  */
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -37,17 +36,10 @@ static uintptr_t
 stat_start_brk(void)
 {
 	char buf[1024], *p;
-	ssize_t n;
-	int fd, field;
+	int field;
 
-	fd = open("/proc/self/stat", O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
+	if (ht_file_read("/proc/self/stat", buf, sizeof(buf), NULL) != 0)
 		return 0;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return 0;
-	buf[n] = '\0';
 	/* The command name may hold spaces: count from its ')'. */
 	p = strrchr(buf, ')');
 	for (field = 2; p != NULL && field < 47; field++)

@@ -44,6 +44,17 @@ void ht_log(const struct ht_log *log, unsigned int level, const char *fmt, ...)
 #define HT_INFO 7U
 #define HT_DEBUG 8U
 
+/*
+ * Read the file at @p path, NUL-terminated, into @p buf of @p cap bytes;
+ * its length in *len if @p len is not NULL. 0, or -errno: -E2BIG if it
+ * does not fit.
+ */
+int ht_file_read(const char *path, char *buf, size_t cap, size_t *len)
+		__attribute__((warn_unused_result));
+
+/* The decimal number a file starts with; 0 if it cannot be read. */
+unsigned long long ht_file_number(const char *path);
+
 /* One line of /proc/self/maps. */
 struct ht_map {
 	uintptr_t start, end; /* [start, end) */

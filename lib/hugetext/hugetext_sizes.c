@@ -11,11 +11,8 @@
 
 #include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "hugetext_priv.h"
 
@@ -23,30 +20,13 @@ static size_t
 thp_pmd_size(void)
 {
 	char buf[64];
-	ssize_t n;
-	int fd;
 
-	fd = open("/sys/kernel/mm/transparent_hugepage/enabled",
-			O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
+	if (ht_file_read("/sys/kernel/mm/transparent_hugepage/enabled", buf,
+			    sizeof(buf), NULL) != 0 ||
+			strstr(buf, "[never]") != NULL)
 		return 0;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return 0;
-	buf[n] = '\0';
-	if (strstr(buf, "[never]") != NULL)
-		return 0;
-	fd = open("/sys/kernel/mm/transparent_hugepage/hpage_pmd_size",
-			O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return 0;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return 0;
-	buf[n] = '\0';
-	return (size_t)strtoull(buf, NULL, 10);
+	return (size_t)ht_file_number(
+			"/sys/kernel/mm/transparent_hugepage/hpage_pmd_size");
 }
 
 static void

@@ -73,20 +73,12 @@ now_ns(void)
 static unsigned long
 free_hugepages(size_t size)
 {
-	char path[96], buf[32];
-	FILE *f;
-	unsigned long n = 0;
+	char path[96];
 
 	snprintf(path, sizeof(path),
 			"/sys/kernel/mm/hugepages/hugepages-%zukB/free_hugepages",
 			size >> 10);
-	f = fopen(path, "re");
-	if (f == NULL)
-		return 0;
-	if (fgets(buf, sizeof(buf), f) != NULL)
-		n = strtoul(buf, NULL, 10);
-	fclose(f);
-	return n;
+	return (unsigned long)ht_file_number(path);
 }
 
 static void
