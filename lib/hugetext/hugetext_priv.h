@@ -88,6 +88,18 @@ struct ht_object {
 int ht_objects_find(struct ht_object *obj, unsigned int *n, const char *libs,
 		const struct ht_log *log) __attribute__((warn_unused_result));
 
+/*
+ * What a mode may do. Each mode is one row of a table (rte_hugetext.c),
+ * read where its choices matter, instead of the mode being tested there.
+ */
+struct ht_policy {
+	bool hugetlb; /* try hugetlb pages */
+	bool thp; /* copy to THP what gets no hugetlb pages */
+	bool all_or_nothing; /* a range without hugetlb pages fails the call,
+			      * before anything moved */
+	bool best_effort; /* no usable page size is nothing to do */
+};
+
 /* Page sizes this call may use, ascending. */
 struct ht_sizes {
 	size_t hugetlb[HT_MAX_SIZES]; /* allowed and offered by the kernel */
@@ -96,7 +108,7 @@ struct ht_sizes {
 	size_t grain; /* granule of the plan */
 };
 
-int ht_sizes_find(struct ht_sizes *sizes, enum rte_hugetext_mode mode,
+int ht_sizes_find(struct ht_sizes *sizes, const struct ht_policy *policy,
 		uint64_t allowed, const struct ht_log *log)
 		__attribute__((warn_unused_result));
 

@@ -68,20 +68,20 @@ hugetlb_sizes(struct ht_sizes *s, uint64_t allowed)
 }
 
 int
-ht_sizes_find(struct ht_sizes *s, enum rte_hugetext_mode mode, uint64_t allowed,
-		const struct ht_log *log)
+ht_sizes_find(struct ht_sizes *s, const struct ht_policy *policy,
+		uint64_t allowed, const struct ht_log *log)
 {
 	memset(s, 0, sizeof(*s));
 	s->thp = thp_pmd_size();
-	if (mode != RTE_HUGETEXT_THP)
+	if (policy->hugetlb)
 		hugetlb_sizes(s, allowed);
-	if (mode == RTE_HUGETEXT_THP && s->thp == 0) {
+	if (!policy->hugetlb && s->thp == 0) {
 		ht_log(log, HT_ERR,
 				"transparent huge pages are off "
 				"(/sys/kernel/mm/transparent_hugepage/enabled)\n");
 		return -ENOTSUP;
 	}
-	if (mode == RTE_HUGETEXT_ENFORCE && s->n_hugetlb == 0) {
+	if (policy->all_or_nothing && s->n_hugetlb == 0) {
 		ht_log(log, HT_ERR,
 				"the kernel offers no hugetlb page size%s\n",
 				allowed != 0 ? " of those allowed" : "");

@@ -31,6 +31,15 @@ static struct {
 	struct rte_hugetext_range range[RTE_HUGETEXT_MAX_RANGES];
 } ht_last;
 
+static const struct ht_policy ht_policies[] = {
+	[RTE_HUGETEXT_OFF] = { .hugetlb = false },
+	[RTE_HUGETEXT_AUTO] = { .hugetlb = true,
+			.thp = true,
+			.best_effort = true },
+	[RTE_HUGETEXT_ENFORCE] = { .hugetlb = true, .all_or_nothing = true },
+	[RTE_HUGETEXT_THP] = { .thp = true },
+};
+
 static const char *const mode_names[] = {
 	[RTE_HUGETEXT_OFF] = "off",
 	[RTE_HUGETEXT_AUTO] = "auto",
@@ -114,7 +123,7 @@ reserve_hugetlb(const struct ht_sizes *sizes, struct ht_range *r)
 
 /* Reserve memory for every range: hugetlb, else THP, else nothing. */
 static int
-plan_reserve(struct ht_ctx *c, enum rte_hugetext_mode mode,
+plan_reserve(struct ht_ctx *c, const struct ht_policy *pol,
 		unsigned int *fallbacks)
 {
 	struct ht_plan *plan = &c->plan;
@@ -124,11 +133,11 @@ plan_reserve(struct ht_ctx *c, enum rte_hugetext_mode mode,
 		struct ht_range *r = &plan->r[i];
 		int err = -ENOMEM;
 
-		if (mode != RTE_HUGETEXT_THP && c->sizes.n_hugetlb > 0)
+		if (pol->hugetlb && c->sizes.n_hugetlb > 0)
 			err = reserve_hugetlb(&c->sizes, r);
 		if (err == 0)
 			continue;
-		if (mode == RTE_HUGETEXT_ENFORCE) {
+		if (pol->all_or_nothing) {
 			unsigned long free = free_hugepages(r->page_size);
 
 			ht_log(&c->log, HT_ERR,
@@ -147,9 +156,10 @@ plan_reserve(struct ht_ctx *c, enum rte_hugetext_mode mode,
 			reserve_release_all(plan);
 			return err;
 		}
-		if (mode == RTE_HUGETEXT_AUTO && c->sizes.n_hugetlb > 0)
+		if (pol->hugetlb && c->sizes.n_hugetlb > 0)
 			(*fallbacks)++;
-		if (c->sizes.thp == 0 || ht_range_reserve(r, false) != 0)
+		if (!pol->thp || c->sizes.thp == 0 ||
+				ht_range_reserve(r, false) != 0)
 			r->copy = NULL;
 	}
 	return 0;
@@ -262,11 +272,11 @@ report_log(const struct ht_log *log)
 static int
 remap_ctx(struct ht_ctx *c, const struct rte_hugetext_conf *conf, uint64_t t0)
 {
-	enum rte_hugetext_mode mode = conf->mode;
+	const struct ht_policy *pol = &ht_policies[conf->mode];
 	unsigned int fallbacks = 0;
 	int ret;
 
-	ret = ht_sizes_find(&c->sizes, mode, conf->page_sizes, &c->log);
+	ret = ht_sizes_find(&c->sizes, pol, conf->page_sizes, &c->log);
 	if (ret == 0)
 		ret = ht_objects_find(c->obj, &c->n_obj, conf->libs, &c->log);
 	if (ret == 0)
@@ -280,24 +290,24 @@ remap_ctx(struct ht_ctx *c, const struct rte_hugetext_conf *conf, uint64_t t0)
 					"%s\n",
 					strerror(-ret));
 	}
-	if (ret == -ENOTSUP && mode == RTE_HUGETEXT_AUTO)
+	if (ret == -ENOTSUP && pol->best_effort)
 		return 0;
 	if (ret < 0)
 		return ret;
 	ht_plan_build(&c->plan, c->obj, c->n_obj, &c->maps, &c->sizes, &c->heap,
 			&c->log);
-	if (c->plan.n == 0 && mode == RTE_HUGETEXT_ENFORCE) {
+	if (c->plan.n == 0 && pol->all_or_nothing) {
 		ht_log(&c->log, HT_ERR,
 				"enforce: no segment holds a whole "
 				"%zu kB page\n",
 				c->sizes.grain >> 10);
 		return -ENOEXEC;
 	}
-	ret = plan_reserve(c, mode, &fallbacks);
+	ret = plan_reserve(c, pol, &fallbacks);
 	if (ret < 0)
 		return ret;
 	ret = plan_move(c);
-	report_save(c, mode, ret, fallbacks, t0);
+	report_save(c, conf->mode, ret, fallbacks, t0);
 	report_log(&c->log);
 	if (conf->perf_map)
 		ht_perf_map_write(&c->plan, c->obj, c->n_obj, &c->log);
@@ -316,8 +326,8 @@ rte_hugetext_remap(const struct rte_hugetext_conf *conf)
 		conf = &dflt;
 	if ((unsigned int)conf->mode > RTE_HUGETEXT_THP)
 		return -EINVAL;
-	if (conf->mode == RTE_HUGETEXT_OFF)
-		return 0;
+	if (!ht_policies[conf->mode].hugetlb && !ht_policies[conf->mode].thp)
+		return 0; /* off */
 	c = mmap(NULL, sizeof(*c), PROT_READ | PROT_WRITE,
 			MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (c == MAP_FAILED)
