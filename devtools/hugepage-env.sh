@@ -163,15 +163,16 @@ hp_lend_2m()
 	fi
 }
 
-# env_gigantic_start N: make N 1 GB pages free (raising nr_hugepages of
-# that size by what is missing) and mount a private hugetlbfs of them on
-# a new directory, in HUGE_DIR_1G. The kernel finds 1 GB of contiguous
+# env_gigantic_reserve N: make N 1 GB pages free, raising nr_hugepages
+# of that size by what is missing. The kernel finds 1 GB of contiguous
 # free memory per page by moving pages; when it finds too few, the clean
 # page cache is dropped and memory compacted, and it tries again, then
 # once more with the 2 MB pool's free pages lent back (hp_lend_2m); when
 # it still cannot, only a boot parameter (hugepagesz=1G hugepages=N)
-# gives them.
-env_gigantic_start()
+# gives them. Builds and tests break memory into pieces that compaction
+# does not always join again, so a caller that needs these pages late
+# reserves them first thing and holds them, unmounted, until then.
+env_gigantic_reserve()
 {
 	if [ ! -d "$HP1G_SYSFS" ]; then
 		echo "this kernel or CPU has no 1 GB hugepages ($HP1G_SYSFS is missing)"
@@ -187,15 +188,24 @@ env_gigantic_start()
 		echo 1 > /proc/sys/vm/compact_memory || true
 		hp_reserve "$HP1G_SYSFS" "$1" HP1G_ORIG_NR
 	fi
-	[ "$HP_FREE" -ge "$1" ] || hp_lend_2m "$1"
+	[ "$HP_FREE" -ge "$1" ] || [ ! -d "$HP_SYSFS" ] || hp_lend_2m "$1"
 	if [ "$HP_FREE" -lt "$1" ]; then
 		echo "only $HP_FREE free 1 GB hugepages, $1 needed: the kernel" \
 			"found no more 1 GB ranges of free memory (reserve them" \
 			"at boot: hugepagesz=1G hugepages=$1)"
 		return 1
 	fi
-	hp_mount 1G HUGE_DIR_1G &&
-		echo "$HP_FREE free 1 GB hugepages, hugetlbfs mounted on $HUGE_DIR_1G"
+	echo "$HP_FREE free 1 GB hugepages"
+}
+
+# env_gigantic_start N: make N 1 GB pages free (env_gigantic_reserve,
+# which finds nothing to do when they were reserved before) and mount a
+# private hugetlbfs of them on a new directory, in HUGE_DIR_1G.
+env_gigantic_start()
+{
+	env_gigantic_reserve "$1" &&
+		hp_mount 1G HUGE_DIR_1G &&
+		echo "hugetlbfs of 1 GB pages mounted on $HUGE_DIR_1G"
 }
 
 # Unmount the 1 GB hugetlbfs and restore that size's nr_hugepages.
