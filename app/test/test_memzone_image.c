@@ -1,0 +1,870 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The rtemem authors
+ */
+
+/*
+ * Memzone images (rte_memzone_image.h, rtemem-image).
+ *
+ *  save     a child keeps memzones of several shapes (random data, all
+ *           zero, zero but for a few bytes, small and over several
+ *           pages) and saves them with rte_memzone_image_save(); after it
+ *           exits, rtemem-image saves the same memzones from the kept
+ *           hugepage files. Both images must hold exactly the memzones
+ *           (names, addresses, lengths, flags), store exactly the chunks
+ *           that are not zero, and give back each memzone's bytes; the
+ *           kept memzones must come back untouched by the tool;
+ *  refused  images cut short, with bytes after the end, damaged in the
+ *           header, the metadata or the data, of another version, with
+ *           overlapping memzones, without end marker, empty, or not an
+ *           image at all: each refused with its own message;
+ *  killed   a child saving over an existing image is killed at instants
+ *           spread over the save: the path holds a complete image, the
+ *           old one or the new one, and a temporary file left behind is
+ *           refused, unless the kill came between its last write and its
+ *           rename (then it is whole and passes verify).
+ *
+ * Each case has its own prefix, hugetlbfs directory and image directory,
+ * and removes them.
+ */
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <rte_common.h>
+#include <rte_errno.h>
+#include <rte_memzone.h>
+#include <rte_memzone_image.h>
+#include <rte_string_fns.h>
+
+#include "malloc_image.h"
+#include "test.h"
+
+extern char **environ;
+
+#define MI_ZONES_MAX 16
+#define MI_KILLS 6
+#define MI_KILL_MB 48
+
+/* ---- contents ---- */
+
+static uint64_t
+mi_rand(uint64_t *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 7;
+	*s ^= *s << 17;
+	return *s;
+}
+
+static void
+mi_fill(void *p, size_t len, uint64_t seed)
+{
+	unsigned char *b = p;
+	uint64_t s = seed | 1, w;
+	size_t i;
+
+	for (i = 0; i + 8 <= len; i += 8) {
+		w = mi_rand(&s);
+		memcpy(b + i, &w, 8);
+	}
+	for (; i < len; i++)
+		b[i] = (unsigned char)mi_rand(&s);
+}
+
+/* FNV-1a: independent of the image's own checksum. */
+static uint64_t
+mi_fnv(const void *p, size_t len)
+{
+	const unsigned char *b = p;
+	uint64_t h = 0xcbf29ce484222325ULL;
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		h = (h ^ b[i]) * 0x100000001b3ULL;
+	return h;
+}
+
+/* Bytes of the 2 MB windows of [p, p + len) that hold a non-zero byte. */
+static uint64_t
+mi_nonzero_bytes(const void *p, size_t len)
+{
+	uint64_t addr = (uint64_t)(uintptr_t)p, n = 0, i, a;
+	uint32_t clen, j;
+
+	for (i = 0; i < malloc_image_zone_chunks(addr, len); i++) {
+		clen = malloc_image_chunk_at(addr, len, i, &a);
+		for (j = 0; j < clen; j++)
+			if (((const unsigned char *)(uintptr_t)a)[j] != 0)
+				break;
+		if (j < clen)
+			n += clen;
+	}
+	return n;
+}
+
+/* ---- child side ---- */
+
+/* "Z name addr len flags fnv" per memzone, and "E stored" in all. */
+static void
+mi_print_one(const struct rte_memzone *mz, void *arg)
+{
+	uint64_t *stored = arg;
+
+	if (strncmp(mz->name, "mi", 2) != 0)
+		return;
+	printf("Z %s %#" PRIx64 " %zu %#x %#" PRIx64 "\n", mz->name,
+			mz->addr_64, mz->len, mz->flags,
+			mi_fnv(mz->addr, mz->len));
+	*stored += mi_nonzero_bytes(mz->addr, mz->len);
+}
+
+static void
+mi_print_all(void)
+{
+	uint64_t stored = 0;
+
+	rte_memzone_walk(mi_print_one, &stored);
+	printf("E %" PRIu64 "\n", stored);
+}
+
+static int
+mi_child_make(int argc, char **argv)
+{
+	static const struct {
+		size_t len;
+		unsigned int align, flags;
+		int content; /* 0 random, 1 zero, 2 sparse */
+	} shapes[] = {
+		{ 64, 64, 0, 0 },
+		{ 1000, 4096, 0, 0 },
+		{ 5u << 20, 2u << 20, 0, 0 },
+		{ (3u << 20) + 100, 64,
+				RTE_MEMZONE_2MB | RTE_MEMZONE_SIZE_HINT_ONLY,
+				0 },
+		{ 4u << 20, 64, 0, 1 },
+		{ 6u << 20, 2u << 20, 0, 2 },
+	};
+	struct rte_memzone_image_save_conf conf = { .n_threads = 2 };
+	struct rte_memzone_image_save_stats st;
+	char err[512], name[16];
+	unsigned int i;
+
+	if (argc != 2)
+		return 2;
+	for (i = 0; i < RTE_DIM(shapes); i++) {
+		const struct rte_memzone *mz;
+
+		snprintf(name, sizeof(name), "mi%u", i);
+		mz = rte_memzone_reserve_aligned(name, shapes[i].len,
+				SOCKET_ID_ANY, shapes[i].flags,
+				shapes[i].align);
+		if (mz == NULL) {
+			printf("reserve %s: %s\n", name,
+					rte_strerror(rte_errno));
+			return 1;
+		}
+		memset(mz->addr, 0, mz->len);
+		if (shapes[i].content == 0)
+			mi_fill(mz->addr, mz->len, 0x1000 + i);
+		else if (shapes[i].content == 2) {
+			mi_fill(mz->addr, 4096, 0x2000 + i);
+			((char *)mz->addr)[(4u << 20) + 17] = 1;
+		}
+	}
+	mi_print_all();
+	if (rte_memzone_image_save(argv[1], &conf, &st, err, sizeof(err)) < 0) {
+		printf("save: %s\n", err);
+		return 1;
+	}
+	printf("S %u %" PRIu64 " %" PRIu64 " %u\n", st.n_zones, st.zone_bytes,
+			st.stored_bytes, st.n_threads);
+	return 0;
+}
+REGISTER_CHILD_ACTION(mi_make, mi_child_make)
+
+static int
+mi_child_show(int argc, char **argv)
+{
+	RTE_SET_USED(argc);
+	RTE_SET_USED(argv);
+	mi_print_all();
+	return 0;
+}
+REGISTER_CHILD_ACTION(mi_show, mi_child_show)
+
+/* One big memzone of random data, then saves to argv[1] when told. */
+static int
+mi_child_save(int argc, char **argv)
+{
+	struct rte_memzone_image_save_conf conf = { .n_threads = 1 };
+	struct rte_memzone_image_save_stats st;
+	const struct rte_memzone *mz;
+	char err[512];
+
+	if (argc != 2)
+		return 2;
+	mz = rte_memzone_reserve(
+			"mi_big", (size_t)MI_KILL_MB << 20, SOCKET_ID_ANY, 0);
+	if (mz == NULL) {
+		printf("reserve: %s\n", rte_strerror(rte_errno));
+		return 1;
+	}
+	mi_fill(mz->addr, mz->len, (uint64_t)getpid());
+	test_child_ready();
+	if (rte_memzone_image_save(argv[1], &conf, &st, err, sizeof(err)) < 0) {
+		printf("save: %s\n", err);
+		return 1;
+	}
+	printf("T %" PRIu64 "\n", st.total_ns);
+	return 0;
+}
+REGISTER_CHILD_ACTION(mi_save, mi_child_save)
+
+/* ---- parent side ---- */
+
+struct mi_case {
+	char dir[PATH_MAX]; /* hugetlbfs */
+	char img_dir[64]; /* images */
+	char prefix[32];
+	char dir_arg[PATH_MAX + 16];
+	char prefix_arg[64];
+};
+
+static int
+mi_case_open(struct mi_case *c, const char *name)
+{
+	if (geteuid() != 0)
+		return test_skip_hugepages(
+				"not root: the runtime directory is /var/run");
+	if (test_scratch_dir(name, c->dir, sizeof(c->dir)) < 0)
+		return test_skip_hugepages("no hugetlbfs scratch directory");
+	strlcpy(c->img_dir, "/tmp/rtemem-image-test.XXXXXX",
+			sizeof(c->img_dir));
+	if (mkdtemp(c->img_dir) == NULL) {
+		test_scratch_dir_remove(c->dir);
+		printf("mkdtemp: %s\n", strerror(errno));
+		return TEST_FAILED;
+	}
+	snprintf(c->prefix, sizeof(c->prefix), "mi%s", name);
+	snprintf(c->dir_arg, sizeof(c->dir_arg), "--huge-dir=%s", c->dir);
+	snprintf(c->prefix_arg, sizeof(c->prefix_arg), "--file-prefix=%s",
+			c->prefix);
+	return TEST_SUCCESS;
+}
+
+/* Run @p action with the case's memory, kept, and app argument @p app. */
+static int
+mi_run(const struct mi_case *c, const char *action, const char *app,
+		struct test_child_result *res)
+{
+	const char *args[] = { c->dir_arg, c->prefix_arg, "--huge-unlink=never",
+		"--keep-memzones", "-m", "0", "--", app, NULL };
+
+	if (app == NULL)
+		args[6] = NULL;
+	return test_child_run(action, args, res);
+}
+
+/*
+ * A last start without --keep-memzones removes the files and the table;
+ * then nothing of the case may be left.
+ */
+static int
+mi_case_close(struct mi_case *c)
+{
+	const char *args[] = { c->dir_arg, c->prefix_arg, "-m", "0", NULL };
+	struct test_child_result res;
+	char rt_dir[PATH_MAX];
+	struct stat st;
+	int ret = TEST_SUCCESS;
+
+	if (test_child_run(NULL, args, &res) != 0 || res.exit_code != 0) {
+		printf("cleanup run: exit %d\n%s", res.exit_code, res.output);
+		ret = TEST_FAILED;
+	}
+	snprintf(rt_dir, sizeof(rt_dir), "/var/run/rtemem/%s", c->prefix);
+	if (lstat(rt_dir, &st) == 0) {
+		printf("%s left behind\n", rt_dir);
+		ret = TEST_FAILED;
+	}
+	if (test_dir_count(c->dir, NULL) != 0) {
+		printf("files left in %s\n", c->dir);
+		ret = TEST_FAILED;
+	}
+	test_dir_clear(c->dir);
+	if (test_scratch_dir_remove(c->dir) < 0)
+		ret = TEST_FAILED;
+	test_dir_clear(c->img_dir);
+	rmdir(c->img_dir);
+	return ret;
+}
+
+/* The lines of @p out starting with @p tag, in @p buf. */
+static void
+mi_lines(const char *out, char tag, char *buf, size_t len)
+{
+	const char *p = out, *e;
+	size_t off = 0;
+
+	buf[0] = '\0';
+	for (; *p != '\0'; p = e + 1) {
+		e = strchr(p, '\n');
+		if (e == NULL)
+			break;
+		if (p[0] == tag && p[1] == ' ' && off < len)
+			off += snprintf(buf + off, len - off, "%.*s\n",
+					(int)(e - p + 1) - 1, p);
+	}
+}
+
+static int
+mi_str_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Sort the lines of @p buf, in place: a child lists memzones by table
+ * entry, an image by address. */
+static void
+mi_sort_lines(char *buf, size_t len)
+{
+	char *lines[MI_ZONES_MAX + 2], *copy = strdup(buf), *p, *save;
+	unsigned int n = 0, i;
+	size_t off = 0;
+
+	if (copy == NULL)
+		return;
+	for (p = strtok_r(copy, "\n", &save); p != NULL && n < RTE_DIM(lines);
+			p = strtok_r(NULL, "\n", &save))
+		lines[n++] = p;
+	qsort(lines, n, sizeof(lines[0]), mi_str_cmp);
+	buf[0] = '\0';
+	for (i = 0; i < n; i++)
+		off += snprintf(buf + off, len - off, "%s\n", lines[i]);
+	free(copy);
+}
+
+/* The bytes of zone @p i of @p img, summed with mi_fnv(). */
+static int
+mi_image_zone_fnv(
+		const struct rte_memzone_image *img, uint32_t i, uint64_t *fnv)
+{
+	const struct malloc_image_zone *z = &img->zones[i];
+	const struct malloc_image_chunk *ch;
+	unsigned char *buf = calloc(1, z->len);
+	uint64_t j;
+	int ret = 0;
+
+	if (buf == NULL)
+		return -ENOMEM;
+	for (j = 0; j < z->n_chunks && ret == 0; j++) {
+		ch = &img->chunks[z->first_chunk + j];
+		if (ch->off != 0)
+			ret = malloc_image_pread(img->fd,
+					buf + (ch->addr - z->addr), ch->len,
+					ch->off);
+	}
+	*fnv = mi_fnv(buf, z->len);
+	free(buf);
+	return ret;
+}
+
+/* The image at @p path as "Z" lines and "E stored", as a child prints. */
+static int
+mi_image_lines(const char *path, char *buf, size_t len)
+{
+	struct rte_memzone_image *img;
+	uint64_t fnv;
+	size_t off = 0;
+	char err[512];
+	uint32_t i;
+
+	img = rte_memzone_image_open(path, err, sizeof(err));
+	TEST_ASSERT_NOT_NULL(img, "open %s: %s", path, err);
+	TEST_ASSERT_SUCCESS(rte_memzone_image_verify(img, 2, err, sizeof(err)),
+			"verify %s: %s", path, err);
+	for (i = 0; i < img->hdr.n_zones; i++) {
+		const struct malloc_image_zone *z = &img->zones[i];
+
+		if (mi_image_zone_fnv(img, i, &fnv) < 0) {
+			printf("cannot read %s: %s\n", path, strerror(errno));
+			rte_memzone_image_close(img);
+			return TEST_FAILED;
+		}
+		off += snprintf(buf + off, len - off,
+				"Z %s %#" PRIx64 " %" PRIu64 " %#x %#" PRIx64
+				"\n",
+				z->name, z->addr, z->len, z->flags, fnv);
+	}
+	snprintf(buf + off, len - off, "E %" PRIu64 "\n",
+			img->hdr.stored_bytes);
+	rte_memzone_image_close(img);
+	mi_sort_lines(buf, len);
+	return TEST_SUCCESS;
+}
+
+/* Run rtemem-image with @p argv (argv[0] ignored); output in @p out. */
+static int
+mi_tool(char *const argv[], char *out, size_t len, int *status)
+{
+	const char *tool = getenv("RTEMEM_IMAGE");
+	char path[] = "/tmp/rtemem-image-out.XXXXXX";
+	posix_spawn_file_actions_t fa;
+	char *args[32];
+	ssize_t n;
+	pid_t pid;
+	int fd, i, ret;
+
+	if (tool == NULL) {
+		printf("RTEMEM_IMAGE does not name rtemem-image\n");
+		return -1;
+	}
+	args[0] = (char *)(uintptr_t)tool;
+	for (i = 1; argv[i] != NULL && i < 31; i++)
+		args[i] = argv[i];
+	args[i] = NULL;
+	fd = mkstemp(path);
+	if (fd < 0)
+		return -1;
+	unlink(path);
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_adddup2(&fa, fd, 1);
+	posix_spawn_file_actions_adddup2(&fa, fd, 2);
+	ret = posix_spawn(&pid, tool, &fa, NULL, args, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	if (ret == 0 && waitpid(pid, status, 0) != pid)
+		ret = -1;
+	n = pread(fd, out, len - 1, 0);
+	out[n > 0 ? n : 0] = '\0';
+	close(fd);
+	return ret == 0 ? 0 : -1;
+}
+
+static int
+mi_save_body(struct mi_case *c)
+{
+	char in_proc[PATH_MAX], by_tool[PATH_MAX], out[8192];
+	char made[4096], found[4096], lines[4096];
+	char *tool_save[] = { NULL, (char *)(uintptr_t) "save",
+		(char *)(uintptr_t) "--huge-dir", c->dir,
+		(char *)(uintptr_t) "--file-prefix", c->prefix,
+		(char *)(uintptr_t) "-o", by_tool,
+		(char *)(uintptr_t) "--threads", (char *)(uintptr_t) "2",
+		NULL };
+	char *tool_info[] = { NULL, (char *)(uintptr_t) "info", by_tool, NULL };
+	char *tool_verify[] = { NULL, (char *)(uintptr_t) "verify", by_tool,
+		NULL };
+	struct test_child_result res;
+	unsigned int n, i;
+	int status;
+
+	snprintf(in_proc, sizeof(in_proc), "%s/in-process.img", c->img_dir);
+	snprintf(by_tool, sizeof(by_tool), "%s/by-tool.img", c->img_dir);
+	TEST_ASSERT_SUCCESS(mi_run(c, "mi_make", in_proc, &res), "make");
+	TEST_ASSERT_EQUAL(res.exit_code, 0, "make: %s", res.output);
+	mi_lines(res.output, 'Z', made, sizeof(made));
+	mi_lines(res.output, 'E', lines, sizeof(lines));
+	strlcat(made, lines, sizeof(made));
+	mi_sort_lines(made, sizeof(made));
+	TEST_ASSERT_STR_CONTAINS(res.output, "S 6 ", "six saved");
+
+	/* The image written by the running process. */
+	TEST_ASSERT_EQUAL(mi_image_lines(in_proc, found, sizeof(found)),
+			TEST_SUCCESS, "in-process image");
+	TEST_ASSERT(strcmp(made, found) == 0, "made\n%simage\n%s", made, found);
+
+	/* The same memzones saved from the kept files by the tool. */
+	TEST_ASSERT_SUCCESS(mi_tool(tool_save, out, sizeof(out), &status),
+			"spawn rtemem-image");
+	TEST_ASSERT(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+			"rtemem-image save: %s", out);
+	TEST_ASSERT_STR_CONTAINS(out, "saved 6 memzones", "tool output");
+	TEST_ASSERT_EQUAL(mi_image_lines(by_tool, found, sizeof(found)),
+			TEST_SUCCESS, "tool image");
+	TEST_ASSERT(strcmp(made, found) == 0, "made\n%stool\n%s", made, found);
+
+	/* info lists every memzone; verify passes. */
+	TEST_ASSERT_SUCCESS(mi_tool(tool_info, out, sizeof(out), &status),
+			"spawn info");
+	TEST_ASSERT(WIFEXITED(status) && WEXITSTATUS(status) == 0, "info: %s",
+			out);
+	for (n = 0, i = 0; i < 6; i++) {
+		char name[16];
+
+		snprintf(name, sizeof(name), "\nmi%u ", i);
+		n += strstr(out, name) != NULL;
+	}
+	TEST_ASSERT_EQUAL(n, 6u, "info lists %u of 6 memzones:\n%s", n, out);
+	TEST_ASSERT_SUCCESS(mi_tool(tool_verify, out, sizeof(out), &status),
+			"spawn verify");
+	TEST_ASSERT(WIFEXITED(status) && WEXITSTATUS(status) == 0, "verify: %s",
+			out);
+	TEST_ASSERT_STR_CONTAINS(out, "every checksum matches", "verify");
+
+	/* The tool left the kept memzones as they were. */
+	TEST_ASSERT_SUCCESS(mi_run(c, "mi_show", NULL, &res), "show");
+	TEST_ASSERT_EQUAL(res.exit_code, 0, "show: %s", res.output);
+	mi_lines(res.output, 'Z', found, sizeof(found));
+	mi_lines(res.output, 'E', lines, sizeof(lines));
+	strlcat(found, lines, sizeof(found));
+	mi_sort_lines(found, sizeof(found));
+	TEST_ASSERT(strcmp(made, found) == 0, "made\n%safter\n%s", made, found);
+	return TEST_SUCCESS;
+}
+
+static int
+test_memzone_image_save(void)
+{
+	struct mi_case c;
+	int ret = mi_case_open(&c, "save");
+
+	if (ret != TEST_SUCCESS)
+		return ret;
+	ret = mi_save_body(&c);
+	if (mi_case_close(&c) != TEST_SUCCESS)
+		ret = TEST_FAILED;
+	return ret;
+}
+REGISTER_FAST_TEST(memzone_image_save_autotest, NOHUGE_SKIP, ASAN_OK,
+		test_memzone_image_save);
+
+/* ---- refused images ---- */
+
+/* Write @p len bytes of @p buf to @p path, replacing it. */
+static int
+mi_write(const char *path, const void *buf, size_t len)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	int ret;
+
+	if (fd < 0)
+		return -errno;
+	ret = malloc_image_pwrite(fd, buf, len, 0);
+	close(fd);
+	return ret;
+}
+
+/* @p path must be refused at open, with a message holding @p why. */
+static int
+mi_expect_refused(const char *path, const char *what, const char *why)
+{
+	struct rte_memzone_image *img;
+	char err[512] = "";
+
+	img = rte_memzone_image_open(path, err, sizeof(err));
+	if (img != NULL)
+		rte_memzone_image_close(img);
+	TEST_ASSERT_NULL(img, "%s: opened", what);
+	TEST_ASSERT_EQUAL(
+			rte_errno, EINVAL, "%s: rte_errno %d", what, rte_errno);
+	TEST_ASSERT_STR_CONTAINS(err, why, "%s", what);
+	TEST_ASSERT_STR_CONTAINS(err, path, "%s: names the file", what);
+	printf("  %-26s %s\n", what, err);
+	return TEST_SUCCESS;
+}
+
+/* Seal a header changed in place: its sum, and the end marker's. */
+static void
+mi_reseal(unsigned char *img, size_t len)
+{
+	struct malloc_image_hdr *h = (void *)img;
+	struct malloc_image_end *e = (void *)(img + len - sizeof(*e));
+
+	h->meta_sum = malloc_image_sum(img + h->meta_off, h->meta_len, NULL);
+	h->sum = 0;
+	h->sum = malloc_image_sum(h, sizeof(*h), NULL);
+	e->hdr_sum = h->sum;
+	e->sum = 0;
+	e->sum = malloc_image_sum(e, sizeof(*e), NULL);
+}
+
+/* A good image of two memzones, in @p buf (malloc'd) and at @p path. */
+static int
+mi_good_image(const char *path, unsigned char **buf, size_t *len)
+{
+	struct rte_memzone_image_save_conf conf = {
+		.flags = RTE_MEMZONE_IMAGE_F_NO_SYNC,
+	};
+	const struct rte_memzone *a, *b;
+	char err[512];
+	struct stat st;
+	int fd, ret;
+
+	a = rte_memzone_reserve("mi_r0", 3u << 20, SOCKET_ID_ANY, 0);
+	b = rte_memzone_reserve("mi_r1", 64, SOCKET_ID_ANY, 0);
+	TEST_ASSERT(a != NULL && b != NULL, "reserve: %s",
+			rte_strerror(rte_errno));
+	mi_fill(a->addr, a->len, 1);
+	mi_fill(b->addr, b->len, 2);
+	ret = rte_memzone_image_save(path, &conf, NULL, err, sizeof(err));
+	rte_memzone_free(a);
+	rte_memzone_free(b);
+	TEST_ASSERT_SUCCESS(ret, "save: %s", err);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	TEST_ASSERT(fd >= 0 && fstat(fd, &st) == 0, "open %s", path);
+	*len = (size_t)st.st_size;
+	*buf = malloc(*len);
+	ret = *buf == NULL ? -ENOMEM : malloc_image_pread(fd, *buf, *len, 0);
+	close(fd);
+	TEST_ASSERT_SUCCESS(ret, "read %s", path);
+	return TEST_SUCCESS;
+}
+
+/* Each way of breaking @p good (@p len bytes), refused at open. */
+static int
+mi_refuse_variants(const char *bad, unsigned char *good, size_t len)
+{
+	const struct malloc_image_hdr *gh = (const void *)good;
+	unsigned char *v = malloc(len + 4096);
+	struct malloc_image_zone *z;
+	uint64_t seed = 5, cut;
+	int i, ret = TEST_SUCCESS;
+
+	TEST_ASSERT_NOT_NULL(v, "no memory");
+#define MI_REFUSED(n, what, why) \
+	do { \
+		if (ret == TEST_SUCCESS && mi_write(bad, v, n) == 0) \
+			ret = mi_expect_refused(bad, what, why); \
+		memcpy(v, good, len); \
+	} while (0)
+	memcpy(v, good, len);
+	MI_REFUSED(0, "empty", "too short for a memzone image");
+	mi_fill(v, len, 9);
+	MI_REFUSED(len, "random bytes", "is not a memzone image");
+	for (i = 0; i < 4; i++) {
+		cut = sizeof(*gh) + sizeof(struct malloc_image_end) +
+				mi_rand(&seed) % (len - sizeof(*gh) - 64);
+		MI_REFUSED(cut, "cut short", "is truncated");
+	}
+	memset(v + len, 0, 4096);
+	MI_REFUSED(len + 4096, "bytes after the end", "after its end marker");
+	v[offsetof(struct malloc_image_hdr, created_ns)] ^= 1;
+	MI_REFUSED(len, "header damaged", "the header is damaged");
+	((struct malloc_image_hdr *)(void *)v)->version = 2;
+	MI_REFUSED(len, "version 2",
+			"is a version 2 memzone image; this rtemem reads "
+			"version 1");
+	v[len - 1] ^= 0x40;
+	MI_REFUSED(len, "end marker damaged", "has no valid end marker");
+	v[gh->meta_off + 3] ^= 1;
+	MI_REFUSED(len, "metadata damaged", "the metadata is damaged");
+	z = (void *)(v + gh->meta_off +
+			gh->n_lists * sizeof(struct malloc_image_list));
+	z[1].addr = z[0].addr;
+	mi_reseal(v, len);
+	MI_REFUSED(len, "memzones overlapping",
+			"describes memzones that overlap");
+	z[0].hugepage_sz /= 2;
+	mi_reseal(v, len);
+	MI_REFUSED(len, "page size not the list's",
+			"whose page size is not its list's");
+#undef MI_REFUSED
+	free(v);
+	return ret;
+}
+
+/* A byte of stored data changed: open passes, verify names the zone. */
+static int
+mi_refuse_data(const char *bad, unsigned char *good, size_t len)
+{
+	const struct malloc_image_hdr *gh = (const void *)good;
+	struct rte_memzone_image *img;
+	char err[512];
+	int ret;
+
+	good[gh->data_off + 1000] ^= 0x10;
+	ret = mi_write(bad, good, len);
+	good[gh->data_off + 1000] ^= 0x10;
+	TEST_ASSERT_SUCCESS(ret, "write %s", bad);
+	img = rte_memzone_image_open(bad, err, sizeof(err));
+	TEST_ASSERT_NOT_NULL(img, "data damage found at open: %s", err);
+	ret = rte_memzone_image_verify(img, 2, err, sizeof(err));
+	rte_memzone_image_close(img);
+	TEST_ASSERT_EQUAL(ret, -EILSEQ, "verify gave %d", ret);
+	TEST_ASSERT_STR_CONTAINS(err, "is damaged at offset", "verify");
+	TEST_ASSERT(strstr(err, "memzone mi_r0 ") != NULL ||
+					strstr(err, "memzone mi_r1 ") != NULL,
+			"names the memzone: %s", err);
+	printf("  %-26s %s\n", "data damaged", err);
+	return TEST_SUCCESS;
+}
+
+static int
+test_memzone_image_refused(void)
+{
+	char dir[] = "/tmp/rtemem-image-test.XXXXXX";
+	char good_path[64], bad_path[64];
+	unsigned char *good = NULL;
+	size_t len = 0;
+	int ret;
+
+	if (mkdtemp(dir) == NULL)
+		return TEST_FAILED;
+	snprintf(good_path, sizeof(good_path), "%s/good.img", dir);
+	snprintf(bad_path, sizeof(bad_path), "%s/bad.img", dir);
+	ret = mi_good_image(good_path, &good, &len);
+	if (ret == TEST_SUCCESS)
+		ret = mi_refuse_variants(bad_path, good, len);
+	if (ret == TEST_SUCCESS)
+		ret = mi_refuse_data(bad_path, good, len);
+	free(good);
+	unlink(good_path);
+	unlink(bad_path);
+	rmdir(dir);
+	return ret;
+}
+REGISTER_FAST_TEST(memzone_image_refused_autotest, NOHUGE_SKIP, ASAN_OK,
+		test_memzone_image_refused);
+
+/* ---- saves killed halfway ---- */
+
+static int
+mi_kill_args(const struct mi_case *c, const char *path, const char **args)
+{
+	args[0] = c->dir_arg;
+	args[1] = c->prefix_arg;
+	args[2] = "-m";
+	args[3] = "0";
+	args[4] = "--";
+	args[5] = path;
+	args[6] = NULL;
+	return 0;
+}
+
+/* The image at @p path is complete: @p created_ns gets its save time. */
+static int
+mi_expect_whole(const char *path, uint64_t *created_ns)
+{
+	struct rte_memzone_image_info in;
+	struct rte_memzone_image *img;
+	char err[512];
+	int ret;
+
+	img = rte_memzone_image_open(path, err, sizeof(err));
+	TEST_ASSERT_NOT_NULL(img, "%s", err);
+	ret = rte_memzone_image_verify(img, 2, err, sizeof(err));
+	rte_memzone_image_info_get(img, &in);
+	rte_memzone_image_close(img);
+	TEST_ASSERT_SUCCESS(ret, "%s", err);
+	TEST_ASSERT(in.n_zones == 1 &&
+					in.stored_bytes ==
+							(uint64_t)MI_KILL_MB
+									<< 20,
+			"%u memzones, %" PRIu64 " bytes", in.n_zones,
+			in.stored_bytes);
+	*created_ns = in.created_ns;
+	return TEST_SUCCESS;
+}
+
+/* Temporary files a killed save left in @p dir: refused, then removed. */
+static int
+mi_kill_leftovers(const char *dir, unsigned int *n_left)
+{
+	struct rte_memzone_image *img;
+	char path[PATH_MAX], err[512];
+	struct dirent *de;
+	int ret = TEST_SUCCESS;
+	DIR *d = opendir(dir);
+
+	TEST_ASSERT_NOT_NULL(d, "opendir %s", dir);
+	while (ret == TEST_SUCCESS && (de = readdir(d)) != NULL) {
+		if (strstr(de->d_name, ".tmp-") == NULL)
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+		img = rte_memzone_image_open(path, err, sizeof(err));
+		/* Killed between its last write and the rename: whole. */
+		if (img != NULL &&
+				rte_memzone_image_verify(
+						img, 1, err, sizeof(err)) < 0) {
+			printf("a killed save's %s opens: %s\n", path, err);
+			ret = TEST_FAILED;
+		} else if (img == NULL && strstr(err, "truncated") == NULL &&
+				strstr(err, "too short") == NULL &&
+				strstr(err, "not a memzone image") == NULL) {
+			printf("not refused as cut short: %s\n", err);
+			ret = TEST_FAILED;
+		}
+		rte_memzone_image_close(img);
+		unlink(path);
+		(*n_left)++;
+	}
+	closedir(d);
+	return ret;
+}
+
+static int
+mi_kill_body(struct mi_case *c)
+{
+	const char *args[8];
+	char path[PATH_MAX];
+	struct test_child_result res;
+	uint64_t save_ns = 0, old_ns, now_ns;
+	unsigned int k, n_left = 0, n_new = 0;
+	struct timespec ts;
+	const char *t;
+	pid_t pid;
+
+	snprintf(path, sizeof(path), "%s/killed.img", c->img_dir);
+	mi_kill_args(c, path, args);
+	pid = test_child_start("mi_save", args, &res);
+	TEST_ASSERT(pid > 0, "start: %s", res.output);
+	TEST_ASSERT_SUCCESS(test_child_finish(pid, 0, &res), "finish");
+	t = strstr(res.output, "\nT ");
+	TEST_ASSERT(res.exit_code == 0 && t != NULL &&
+					sscanf(t, "\nT %" SCNu64, &save_ns) ==
+							1,
+			"first save: %s", res.output);
+	TEST_ASSERT_EQUAL(mi_expect_whole(path, &old_ns), TEST_SUCCESS,
+			"first image");
+	for (k = 0; k < MI_KILLS; k++) {
+		uint64_t wait_ns = save_ns * k / (MI_KILLS - 2);
+
+		pid = test_child_start("mi_save", args, &res);
+		TEST_ASSERT(pid > 0, "start: %s", res.output);
+		ts.tv_sec = (time_t)(wait_ns / 1000000000ULL);
+		ts.tv_nsec = (long)(wait_ns % 1000000000ULL);
+		nanosleep(&ts, NULL);
+		test_child_finish(pid, SIGKILL, &res);
+		TEST_ASSERT_EQUAL(mi_expect_whole(path, &now_ns), TEST_SUCCESS,
+				"after a kill at %" PRIu64 " us",
+				wait_ns / 1000);
+		TEST_ASSERT(now_ns >= old_ns, "an older image came back");
+		n_new += now_ns > old_ns;
+		old_ns = now_ns;
+		TEST_ASSERT_EQUAL(mi_kill_leftovers(c->img_dir, &n_left),
+				TEST_SUCCESS, "leftovers");
+	}
+	printf("save of %d MB: %.1f ms; killed %u times: %u left a "
+	       "temporary file (refused), %u had finished\n",
+			MI_KILL_MB, save_ns / 1e6, MI_KILLS, n_left, n_new);
+	TEST_ASSERT(n_left > 0, "no kill landed inside a save");
+	return TEST_SUCCESS;
+}
+
+static int
+test_memzone_image_killed(void)
+{
+	struct mi_case c;
+	int ret = mi_case_open(&c, "killed");
+
+	if (ret != TEST_SUCCESS)
+		return ret;
+	ret = mi_kill_body(&c);
+	if (mi_case_close(&c) != TEST_SUCCESS)
+		ret = TEST_FAILED;
+	return ret;
+}
+REGISTER_FAST_TEST(memzone_image_killed_autotest, NOHUGE_SKIP, ASAN_OK,
+		test_memzone_image_killed);
