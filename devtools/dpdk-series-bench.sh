@@ -102,7 +102,7 @@ cmd_bench()
 {
 	[ -n "$huge" ] || die "bench needs --huge-dir"
 	[ -x "$work/bin/base/dpdk-testpmd" ] && [ -x "$work/bin/series/dpdk-testpmd" ] ||
-		die "no programs to measure: run '$(basename "$0") test' first" 1
+		die "no programs to measure: run '$(basename "$0") test' first (without --quick)" 1
 	mkdir -p "$(logs)"
 	log "dpdk-testpmd, exec to exit, medians of $BENCH_REPS cold and $BENCH_REPS warm"
 	bench_testpmd

@@ -26,6 +26,7 @@ huge=
 rtemem_build=
 base_outside=yes
 walk_last= # walk only the last N patches; empty: all of them
+quick=no # --quick: unoptimized builds, DPDK as shipped as dpdk-test alone
 BASE_TAG=debian-base
 BRANCH=series
 DPDK_VERSION=22.11
@@ -83,6 +84,10 @@ usage()
 	  --no-base-outside
 	                  "test" skips the outside programs on DPDK as
 	                  shipped, which only show its bugs (a minute)
+	  --quick         "test" builds without optimization, and DPDK as
+	                  shipped as dpdk-test alone (with --no-base-outside):
+	                  half the build time, for checks; "bench" needs a
+	                  run without it
 	  --walk-last N   "test" walks only the last N patches (two builds
 	                  of dpdk-test each, about half a minute); the
 	                  earlier ones are still built and tested as part of
@@ -274,6 +279,7 @@ build()
 	shift
 	if [ ! -f "$(bld)/build.ninja" ]; then
 		meson setup "$(bld)" "$(src)" "${MESON_OPTS[@]}" \
+			"-Dbuildtype=$([ "$quick" = yes ] && echo plain || echo release)" \
 			> "$(logs)/meson-setup.log" 2>&1 || {
 			tail -n 30 "$(logs)/meson-setup.log"
 			bad "build: meson setup of $what failed"
@@ -450,7 +456,11 @@ cmd_test()
 
 	checkout "$BASE_TAG"
 	log "DPDK $DPDK_VERSION as Debian ships it"
-	if build "$BASE_TAG"; then
+	# Nothing but dpdk-test runs on it when the outside programs do not:
+	# the rest (dpdk-testpmd, shared libraries, drivers) is built for the
+	# series only.
+	if build "$BASE_TAG" $([ "$quick" = yes ] && [ "$base_outside" = no ] &&
+			echo "$WALK_TARGET"); then
 		save_bins base
 		own_tests base
 		[ "$base_outside" = no ] || outside_checks base
@@ -468,8 +478,11 @@ cmd_test()
 }
 
 # Keep the programs of a build for "bench": they are linked statically.
+# An unoptimized build keeps none: its times would mislead.
 save_bins()
 {
+	rm -rf "$work/bin/$1"
+	[ "$quick" = no ] || return 0
 	mkdir -p "$work/bin/$1"
 	cp "$(bld)/app/test/dpdk-test" "$(bld)/app/dpdk-testpmd" "$work/bin/$1/"
 }
@@ -519,6 +532,7 @@ while [ $# -gt 0 ]; do
 	-h|--help) usage; exit 0 ;;
 	export) shift; mkdir -p "$work"; cmd_export "$@"; exit 0 ;;
 	--no-base-outside) base_outside=no; shift ;;
+	--quick) quick=yes; shift ;;
 	--walk-last) [ $# -ge 2 ] && [ "$2" -ge 1 ] 2> /dev/null ||
 			die "--walk-last needs a number of patches"
 		walk_last=$2; shift 2 ;;
