@@ -775,6 +775,41 @@ test_keep_memzones_parse(void)
 	return CHECK_BAD(cases);
 }
 
+static int
+test_memzone_image_parse(void)
+{
+	static const struct bad_case cases[] = {
+		{ { "--memzone-image=" },
+				"empty value for --memzone-image: expected the "
+				"path of an image file" },
+		{ { "--memzone-image=a.img", "--memzone-image-strategy=uffd" },
+				"invalid value 'uffd' for --memzone-image-strategy: "
+				"expected auto, pread, mmap or direct" },
+		{ { "--memzone-image=a.img", "--memzone-image-threads=0" },
+				"invalid value '0' for --memzone-image-threads: "
+				"expected a number of threads from 1 to 64" },
+		{ { "--memzone-image=a.img", "--memzone-image-threads=65" },
+				"invalid value '65' for --memzone-image-threads: "
+				"expected a number of threads from 1 to 64" },
+	};
+
+	TEST_ASSERT_EQUAL(PARSE("-m", "8"), 2, "%s", err);
+	TEST_ASSERT(opts.memzone_image[0] == '\0' &&
+					opts.image_strategy == EAL_IMAGE_AUTO &&
+					opts.image_threads == 0,
+			"defaults");
+	TEST_ASSERT_EQUAL(PARSE("--memzone-image", "/x/a.img",
+					  "--memzone-image-strategy=direct",
+					  "--memzone-image-threads=3"),
+			4, "%s", err);
+	TEST_ASSERT(strcmp(opts.memzone_image, "/x/a.img") == 0 &&
+					opts.image_strategy ==
+							EAL_IMAGE_DIRECT &&
+					opts.image_threads == 3,
+			"parsed");
+	return CHECK_BAD(cases);
+}
+
 #define HT_EXPECT "expected nothing, or =auto, =enforce, =thp or =off"
 #define HTL_EXPECT \
 	"expected library names or prefixes separated by commas, e.g. " \
@@ -1247,6 +1282,15 @@ static const struct bad_case conflict_cases[] = {
 	{ { "--keep-memzones", "--huge-unlink=never", "--proc-type=secondary" },
 			"options --keep-memzones and --proc-type=secondary" NOT_TOGETHER
 			"memzones are brought back by the primary process" },
+	{ { "--memzone-image-strategy=pread" },
+			"option --memzone-image-strategy needs --memzone-image: "
+			"it says how to read the image" },
+	{ { "--memzone-image-threads=2" },
+			"option --memzone-image-threads needs --memzone-image: it "
+			"says how many threads read the image" },
+	{ { "--memzone-image=a.img", "--proc-type=secondary" },
+			"options --memzone-image and --proc-type=secondary" NOT_TOGETHER
+			"memzones are brought back by the primary process" },
 	{ { "--no-huge", "--iova-mode=pa" },
 			"options --no-huge and --iova-mode=pa" NOT_TOGETHER
 			"4 KB pages have no stable physical address" },
@@ -1423,6 +1467,7 @@ static struct unit_test_suite eal_options_suite = { .suite_name = "EAL options",
 			TEST_CASE(test_switches), TEST_CASE(test_switches_bad),
 			TEST_CASE(test_iova_mode), TEST_CASE(test_proc_type),
 			TEST_CASE(test_keep_memzones_parse),
+			TEST_CASE(test_memzone_image_parse),
 			TEST_CASE(test_base_virtaddr),
 			TEST_CASE(test_log_level),
 			TEST_CASE(test_log_level_bad), TEST_CASE(test_lcores),

@@ -52,6 +52,12 @@ eal_mem_get(void)
 	return eal_ctx == NULL ? NULL : &eal_ctx->mem;
 }
 
+const struct eal_options *
+eal_options_get(void)
+{
+	return eal_ctx == NULL ? NULL : &eal_ctx->opts;
+}
+
 /* Publish @p ctx (NULL: withdraw it). */
 static void
 eal_publish(struct eal_context *ctx)

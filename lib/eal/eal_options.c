@@ -69,6 +69,9 @@ static const char *const opt_expect[EAL_OPT_COUNT] = {
 	[EAL_OPT_HUGE_UNLINK] = "existing, always or never",
 	[EAL_OPT_IOVA_MODE] = "pa or va",
 	[EAL_OPT_KEEP_MEMZONES] = "nothing, or =discard-mismatch",
+	[EAL_OPT_MEMZONE_IMAGE] = "the path of an image file",
+	[EAL_OPT_MEMZONE_IMAGE_STRATEGY] = "auto, pread, mmap or direct",
+	[EAL_OPT_MEMZONE_IMAGE_THREADS] = "a number of threads from 1 to 64",
 	[EAL_OPT_HUGE_TEXT] = "nothing, or =auto, =enforce, =thp or =off",
 	[EAL_OPT_HUGE_TEXT_LIBS] = "library names or prefixes separated by "
 				   "commas, e.g. libssl.so.3,libcrypto",
@@ -92,6 +95,13 @@ static const char *const huge_unlink_names[] = {
 	[EAL_HUGE_UNLINK_EXISTING] = "existing",
 	[EAL_HUGE_UNLINK_ALWAYS] = "always",
 	[EAL_HUGE_UNLINK_NEVER] = "never",
+};
+
+static const char *const image_strategy_names[] = {
+	[EAL_IMAGE_AUTO] = "auto",
+	[EAL_IMAGE_PREAD] = "pread",
+	[EAL_IMAGE_MMAP] = "mmap",
+	[EAL_IMAGE_DIRECT] = "direct",
 };
 
 /* What an option with an optional value means without one. */
@@ -443,6 +453,45 @@ opt_huge_text(struct eal_options *opts, const struct opt_ctx *ctx)
 
 /* Names separated by commas: no empty name, no '/' (a base name). */
 static int
+opt_memzone_image(struct eal_options *opts, const struct opt_ctx *ctx)
+{
+	size_t len = strlen(ctx->value);
+
+	if (len >= sizeof(opts->memzone_image))
+		return bad_value(ctx, "expected at most %zu bytes",
+				sizeof(opts->memzone_image) - 1);
+	memcpy(opts->memzone_image, ctx->value, len + 1);
+	return 0;
+}
+
+static int
+opt_memzone_image_strategy(struct eal_options *opts, const struct opt_ctx *ctx)
+{
+	unsigned int s;
+
+	for (s = 0; s < RTE_DIM(image_strategy_names); s++)
+		if (strcmp(ctx->value, image_strategy_names[s]) == 0)
+			break;
+	if (s == RTE_DIM(image_strategy_names))
+		return bad_value(ctx, "expected %s", opt_expect[ctx->id]);
+	opts->image_strategy = (enum eal_image_strategy)s;
+	opts->image_strategy_given = true;
+	return 0;
+}
+
+static int
+opt_memzone_image_threads(struct eal_options *opts, const struct opt_ctx *ctx)
+{
+	uint64_t n;
+
+	if (parse_u64(ctx->value, strlen(ctx->value), &n) < 0 || n == 0 ||
+			n > EAL_IMAGE_THREADS_MAX)
+		return bad_value(ctx, "expected %s", opt_expect[ctx->id]);
+	opts->image_threads = (uint32_t)n;
+	return 0;
+}
+
+static int
 opt_huge_text_libs(struct eal_options *opts, const struct opt_ctx *ctx)
 {
 	const char *v = ctx->value;
@@ -719,6 +768,9 @@ static const opt_handler opt_handlers[EAL_OPT_COUNT] = {
 	[EAL_OPT_KEEP_MEMZONES] = opt_keep_memzones,
 	[EAL_OPT_HUGE_TEXT] = opt_huge_text,
 	[EAL_OPT_HUGE_TEXT_LIBS] = opt_huge_text_libs,
+	[EAL_OPT_MEMZONE_IMAGE] = opt_memzone_image,
+	[EAL_OPT_MEMZONE_IMAGE_STRATEGY] = opt_memzone_image_strategy,
+	[EAL_OPT_MEMZONE_IMAGE_THREADS] = opt_memzone_image_threads,
 	[EAL_OPT_HUGE_TEXT_PERF_MAP] = opt_switch,
 	[EAL_OPT_MALLOC_RETAIN] = opt_malloc_retain,
 	[EAL_OPT_MALLOC_DECAY] = opt_malloc_decay,
@@ -1078,6 +1130,34 @@ resolve_keep_conflicts(const struct eal_options *o, char *err, size_t len)
 	return 0;
 }
 
+/*
+ * The options that tune --memzone-image need it; a secondary process
+ * finds its primary's memzones and brings none back.
+ */
+static int
+resolve_image_conflicts(const struct eal_options *o, char *err, size_t len)
+{
+	if (o->memzone_image[0] == '\0') {
+		if (o->image_strategy_given)
+			return set_err(err, len,
+					"option --memzone-image-strategy needs "
+					"--memzone-image: it says how to read "
+					"the image");
+		if (o->image_threads != 0)
+			return set_err(err, len,
+					"option --memzone-image-threads needs "
+					"--memzone-image: it says how many "
+					"threads read the image");
+		return 0;
+	}
+	if (o->proc_type == RTE_PROC_SECONDARY)
+		return conflict(err, len, "--memzone-image",
+				"--proc-type=secondary",
+				"memzones are brought back by the primary "
+				"process");
+	return 0;
+}
+
 /* Amounts of memory that no list layout can hold. */
 static int
 resolve_sizes(const struct eal_options *o, char *err, size_t len)
@@ -1138,6 +1218,8 @@ eal_options_resolve(struct eal_options *opts, const bool *cpu_allowed,
 	if (ret == 0)
 		ret = resolve_huge_text_conflicts(opts, err, err_len);
 	if (ret == 0)
+		ret = resolve_image_conflicts(opts, err, err_len);
+	if (ret == 0)
 		ret = resolve_sizes(opts, err, err_len);
 	if (ret == 0)
 		ret = resolve_lcores(opts, cpu_allowed, n_cpus, err, err_len);
@@ -1189,6 +1271,14 @@ eal_options_usage(const char *prgname, FILE *f)
 		usage_left(id, left, sizeof(left));
 		fprintf(f, "%-*s  %s\n", width, left, opt_defs[id].help);
 	}
+}
+
+const char *
+eal_image_strategy_name(enum eal_image_strategy s)
+{
+	if ((unsigned int)s >= RTE_DIM(image_strategy_names))
+		return "invalid";
+	return image_strategy_names[s];
 }
 
 const char *

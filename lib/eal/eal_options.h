@@ -66,6 +66,14 @@ enum eal_opt_arg {
 	X(KEEP_MEMZONES, "keep-memzones", 0, EAL_ARG_OPTIONAL, \
 			"discard-mismatch", \
 			"Bring back the last run's memzones (needs --huge-unlink=never)") \
+	X(MEMZONE_IMAGE, "memzone-image", 0, EAL_ARG_REQUIRED, "FILE", \
+			"Bring memzones back from this image at start (with --keep-memzones: when the kept files do not hold them)") \
+	X(MEMZONE_IMAGE_STRATEGY, "memzone-image-strategy", 0, \
+			EAL_ARG_REQUIRED, "NAME", \
+			"How --memzone-image reads the image: auto (default; logs its pick), pread, mmap or direct") \
+	X(MEMZONE_IMAGE_THREADS, "memzone-image-threads", 0, EAL_ARG_REQUIRED, \
+			"N", \
+			"Threads reading the image (default: one per CPU, up to 8)") \
 	X(HUGE_TEXT, "huge-text", 0, EAL_ARG_OPTIONAL, "auto|enforce|thp|off", \
 			"Move the program's code and data onto huge pages (bare: auto)") \
 	X(HUGE_TEXT_LIBS, "huge-text-libs", 0, EAL_ARG_REQUIRED, "LIB,...", \
@@ -108,6 +116,17 @@ enum eal_keep_memzones {
 	EAL_KEEP_DISCARD_MISMATCH, /* =discard-mismatch: restore them, or
 				    * warn and start without them */
 };
+
+/* How --memzone-image reads the image (lib/malloc/image). */
+enum eal_image_strategy {
+	EAL_IMAGE_AUTO, /* chosen at start from the image and the machine */
+	EAL_IMAGE_PREAD, /* pread() into the mapped pages */
+	EAL_IMAGE_MMAP, /* the image mapped, and copied */
+	EAL_IMAGE_DIRECT, /* O_DIRECT reads, past the page cache */
+	EAL_IMAGE_STRATEGIES
+};
+
+#define EAL_IMAGE_THREADS_MAX 64
 
 /* Free memory a heap keeps mapped, by default, and for how long. */
 #define EAL_MALLOC_RETAIN_DEFAULT (UINT64_C(256) << 20)
@@ -158,6 +177,10 @@ struct eal_options {
 	bool huge_text_perf_map; /* --huge-text-perf-map */
 	bool no_shconf; /* also set by --in-memory */
 	enum eal_keep_memzones keep_memzones;
+	char memzone_image[PATH_MAX]; /* --memzone-image, "" if not given */
+	enum eal_image_strategy image_strategy; /* --memzone-image-strategy */
+	bool image_strategy_given;
+	uint32_t image_threads; /* --memzone-image-threads; 0: default */
 	enum rte_proc_type_t proc_type; /* RTE_PROC_PRIMARY by default */
 	enum rte_iova_mode iova_mode; /* RTE_IOVA_DC when not given */
 	uint64_t base_virtaddr; /* 0 when not given */
@@ -209,5 +232,14 @@ void eal_options_usage(const char *prgname, FILE *f);
 
 /* @return "existing", "always" or "never". */
 const char *eal_huge_unlink_name(enum eal_huge_unlink mode);
+
+/*
+ * For lib/malloc: the options of the EAL being initialized or running,
+ * or NULL without one.
+ */
+const struct eal_options *eal_options_get(void);
+
+/* @return the name of --memzone-image-strategy @p s ("auto", "pread"...). */
+const char *eal_image_strategy_name(enum eal_image_strategy s);
 
 #endif /* _EAL_OPTIONS_H_ */
