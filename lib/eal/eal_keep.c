@@ -87,6 +87,13 @@ keep_report(const struct eal_keep *k, const char *why, char *err, size_t len)
 				"--keep-memzones: %s held no memzone and %s: "
 				"starting a new one",
 				k->path, why);
+	} else if (k->image != NULL) {
+		EAL_LOG(WARNING,
+				"--keep-memzones: the last run's memzones (up to "
+				"%" PRIu64
+				", in %s) cannot be brought back from its files: "
+				"%s; --memzone-image brings them back from %s",
+				n, k->path, why, k->image);
 	} else if (k->mode == EAL_KEEP_STRICT) {
 		snprintf(err, len,
 				"--keep-memzones: the last run's memzones (up to "
@@ -260,6 +267,8 @@ eal_keep_open(struct eal_keep *k, const struct eal_options *opts,
 	memset(k, 0, sizeof(*k));
 	k->fd = -1;
 	k->mode = opts->keep_memzones;
+	if (opts->memzone_image[0] != '\0')
+		k->image = opts->memzone_image;
 	if (rt_dir[0] == '\0')
 		return 0;
 	snprintf(k->path, sizeof(k->path), "%s/" EAL_KEEP_FILE, rt_dir);

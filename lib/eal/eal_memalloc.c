@@ -452,3 +452,43 @@ eal_memalloc_map_kept(unsigned int l, unsigned int idx, unsigned int n,
 	}
 	return done;
 }
+
+int
+eal_memalloc_map_at(unsigned int l, unsigned int idx, unsigned int n, char *err,
+		size_t err_len)
+{
+	struct eal_mem *mem = eal_mem_get();
+	const struct rte_memseg_list *msl;
+	unsigned int end = idx + n, run;
+	struct rte_memseg **ms;
+	int i, ret, done = 0;
+
+	if (mem == NULL || l >= mem->mcfg->n_lists)
+		return -EINVAL;
+	msl = &mem->mcfg->memsegs[l];
+	if (msl->external || end > msl->n_segs || end < idx)
+		return -EINVAL;
+	ms = malloc(n * sizeof(*ms));
+	if (ms == NULL)
+		return -ENOMEM;
+	i = eal_msl_find_next(mem->mcfg, msl, idx, false);
+	while (i >= 0 && (unsigned int)i < end) {
+		run = RTE_MIN(eal_msl_run_len(mem->mcfg, msl, i),
+				end - (unsigned int)i);
+		ret = memalloc_map_run(mem, l, (unsigned int)i, run, ms);
+		if (ret < 0) {
+			snprintf(err, err_len,
+					"cannot map %u pages of %" PRIu64
+					" kB at %p: %s",
+					run, msl->page_sz >> 10,
+					eal_msl_slot_addr(msl, (unsigned int)i),
+					strerror(-ret));
+			free(ms);
+			return ret;
+		}
+		done += (int)run;
+		i = eal_msl_find_next(mem->mcfg, msl, i + run, false);
+	}
+	free(ms);
+	return done;
+}

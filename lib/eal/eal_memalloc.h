@@ -82,4 +82,16 @@ unsigned int eal_memalloc_page_sizes(
 int eal_memalloc_map_kept(unsigned int l, unsigned int idx, unsigned int n,
 		char *err, size_t err_len);
 
+/*
+ * Map slots [@p idx, @p idx + @p n) of list @p l at init, as the heaps
+ * would when they grow (a new page, or in --huge-unlink=never mode the
+ * page its file kept, dirty); the slots already mapped are left as they
+ * are. For memory that must be at given addresses (a memory image).
+ *
+ * @return the number of pages this call mapped, or a negative errno with
+ *   one line in @p err.
+ */
+int eal_memalloc_map_at(unsigned int l, unsigned int idx, unsigned int n,
+		char *err, size_t err_len);
+
 #endif /* _EAL_MEMALLOC_H_ */

@@ -352,10 +352,13 @@ eal_memseg_lists_create(struct eal_mem *mem, char *err, size_t err_len)
 		return ret;
 	}
 	/*
-	 * Kept memory, and memory secondaries may attach to, needs an
-	 * address that the next process is likely to find free.
+	 * Kept memory, memory secondaries may attach to, and memory an image
+	 * is brought back into, needs an address that the next process is
+	 * likely to find free, and that a process saving an image had.
 	 */
-	if (hint == NULL && (mem->keep.hdr != NULL || mem->config_fd >= 0) &&
+	if (hint == NULL &&
+			(mem->keep.hdr != NULL || mem->config_fd >= 0 ||
+					mem->opts->memzone_image[0] != '\0') &&
 			!mem->keep.restore)
 		hint = msl_keep_base(span);
 	for (t = 0; t < n_types; t++) {
