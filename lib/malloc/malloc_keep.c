@@ -246,6 +246,11 @@ malloc_keep_map(struct rte_mem_config *mcfg, struct malloc_keep_plan **out,
 	clock_gettime(CLOCK_MONOTONIC, &p->start);
 	p->area = a;
 	ret = keep_collect(mcfg, a, p, why, sizeof(why));
+	if (ret == 0 && p->n == 0) {
+		/* Nothing to bring back: --memzone-image may. */
+		free(p);
+		return 0;
+	}
 	if (ret == 0)
 		ret = keep_map_pages(mcfg, p, why, sizeof(why));
 	if (ret < 0) {
@@ -260,46 +265,60 @@ malloc_keep_map(struct rte_mem_config *mcfg, struct malloc_keep_plan **out,
 	return 0;
 }
 
+const struct rte_memzone *
+malloc_keep_restore_zone(struct rte_mem_config *mcfg, unsigned int msl_idx,
+		uint16_t idx, const struct rte_memzone *want, const char *what,
+		char *err, size_t err_len)
+{
+	struct malloc_state *st = malloc_state_of(mcfg);
+	const struct rte_memseg_list *msl = &mcfg->memsegs[msl_idx];
+	struct malloc_heap *heap = malloc_heap_of_socket(st, msl->socket_id);
+	const struct rte_memzone *mz;
+	struct rte_memzone z = *want;
+
+	z.hugepage_sz = msl->page_sz;
+	if (heap == NULL ||
+			malloc_heap_restore(mcfg, heap, msl_idx, z.addr,
+					z.len) < 0) {
+		snprintf(err, err_len,
+				"%s: the memory of memzone '%s' at %p is not free "
+				"heap memory after init",
+				what, z.name, z.addr);
+		return NULL;
+	}
+	z.iova = malloc_heap_virt2iova(mcfg, z.addr);
+	mz = malloc_mz_table_restore(&st->memzones, idx, &z);
+	if (mz == NULL)
+		snprintf(err, err_len, "%s: memzone '%s' is there twice", what,
+				z.name);
+	return mz;
+}
+
 /* Bring back the memzone of record @p i. */
 static int
 keep_restore_one(struct rte_mem_config *mcfg, struct malloc_keep_rec *r,
 		uint16_t i, char *err, size_t err_len)
 {
-	struct malloc_state *st = malloc_state_of(mcfg);
-	const struct rte_memseg_list *msl = &mcfg->memsegs[r->msl_idx];
-	struct malloc_heap *heap = malloc_heap_of_socket(st, msl->socket_id);
-	struct rte_memzone mz;
+	const struct rte_memzone *mz;
+	struct rte_memzone want;
 
-	memset(&mz, 0, sizeof(mz));
-	memcpy(mz.name, r->name, sizeof(mz.name));
-	mz.addr = (void *)(uintptr_t)r->addr;
-	mz.len = r->len;
-	mz.hugepage_sz = msl->page_sz;
-	mz.socket_id = r->socket_id;
-	mz.flags = r->flags;
-	if (heap == NULL ||
-			malloc_heap_restore(mcfg, heap, r->msl_idx, mz.addr,
-					mz.len) < 0) {
-		snprintf(err, err_len,
-				"--keep-memzones: the memory of memzone '%s' at %p "
-				"is not free heap memory after init",
-				r->name, mz.addr);
+	memset(&want, 0, sizeof(want));
+	memcpy(want.name, r->name, sizeof(want.name));
+	want.addr = (void *)(uintptr_t)r->addr;
+	want.len = r->len;
+	want.socket_id = r->socket_id;
+	want.flags = r->flags;
+	mz = malloc_keep_restore_zone(mcfg, r->msl_idx, i, &want,
+			"--keep-memzones", err, err_len);
+	if (mz == NULL)
 		return -EFAULT;
-	}
-	mz.iova = malloc_heap_virt2iova(mcfg, mz.addr);
-	if (mz.iova != r->iova) {
+	if (mz->iova != r->iova) {
 		EAL_LOG(WARNING,
 				"--keep-memzones: memzone '%s' is back with IOVA "
 				"%#" PRIx64 ", it had %#" PRIx64
 				" (the kernel moved its pages)",
-				r->name, mz.iova, r->iova);
-		__atomic_store_n(&r->iova, mz.iova, __ATOMIC_RELAXED);
-	}
-	if (malloc_mz_table_restore(&st->memzones, i, &mz) == NULL) {
-		snprintf(err, err_len,
-				"--keep-memzones: memzone '%s' is recorded twice",
-				r->name);
-		return -EEXIST;
+				r->name, mz->iova, r->iova);
+		__atomic_store_n(&r->iova, mz->iova, __ATOMIC_RELAXED);
 	}
 	return 0;
 }

@@ -22,6 +22,7 @@
 #include "eal_subsys.h"
 #include "malloc_asan.h"
 #include "malloc_heap.h"
+#include "malloc_image_restore.h"
 #include "malloc_keep.h"
 #include "malloc_trim.h"
 
@@ -116,6 +117,7 @@ malloc_state_attach(struct rte_mem_config *mcfg, char *err, size_t err_len)
 static int
 malloc_state_init(struct rte_mem_config *mcfg, char *err, size_t err_len)
 {
+	struct malloc_image_plan *image = NULL;
 	struct malloc_keep_plan *plan = NULL;
 	struct malloc_state *st;
 	unsigned int i;
@@ -137,14 +139,26 @@ malloc_state_init(struct rte_mem_config *mcfg, char *err, size_t err_len)
 	st->next_external_socket = MALLOC_EXTERNAL_SOCKET_BASE;
 	malloc_mz_table_init(&st->memzones);
 	rte_mcfg_mem_write_lock();
-	/* Kept memzones' pages first: the heaps then take them as free. */
+	/*
+	 * Kept memzones' pages first, else an image's: the heaps then take
+	 * them as free.
+	 */
 	ret = malloc_keep_map(mcfg, &plan, err, err_len);
 	if (ret == 0)
-		ret = state_add_lists(mcfg, err, err_len);
+		ret = malloc_image_map(
+				mcfg, plan != NULL, &image, err, err_len);
 	if (ret == 0)
+		ret = state_add_lists(mcfg, err, err_len);
+	if (ret == 0) {
 		ret = malloc_keep_restore(mcfg, plan, err, err_len);
-	else
-		free(plan);
+		plan = NULL;
+	}
+	if (ret == 0) {
+		ret = malloc_image_restore(mcfg, image, err, err_len);
+		image = NULL;
+	}
+	free(plan);
+	malloc_image_plan_free(image);
 	rte_mcfg_mem_write_unlock();
 	if (ret == 0) {
 		malloc_cache_init(mcfg);

@@ -1,0 +1,279 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The rtemem authors
+ */
+
+/*
+ * --memzone-image at init (malloc_image_restore.h). The image must have
+ * been saved by a build with the same heap element layout, and this run
+ * must lay out every memseg list the saver had where it had it: then
+ * each memzone's pages are mapped in the slots they had, its bytes read
+ * (or, for zero chunks on pages that come back dirty, cleared), and the
+ * heaps carve the memzones out at their addresses.
+ */
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <rte_common.h>
+#include <rte_memory.h>
+#include <rte_memzone_image.h>
+
+#include "eal_log.h"
+#include "eal_memalloc.h"
+#include "eal_memseg_list.h"
+#include "malloc_elem.h"
+#include "malloc_heap.h"
+#include "malloc_image_restore.h"
+#include "malloc_image_threads.h"
+#include "malloc_keep.h"
+
+struct malloc_image_plan {
+	struct rte_memzone_image *img;
+	struct timespec start;
+	enum eal_image_strategy strategy;
+	unsigned int n_threads;
+	uint64_t bytes_read;
+};
+
+static double
+restore_ms_since(const struct timespec *t0)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (t.tv_sec - t0->tv_sec) * 1e3 + (t.tv_nsec - t0->tv_nsec) / 1e6;
+}
+
+/* The image's layout against this run's: one line on a difference. */
+static int
+restore_check_layout(const struct rte_mem_config *mcfg,
+		const struct rte_memzone_image *img, char *err, size_t len)
+{
+	const struct malloc_image_hdr *h = &img->hdr;
+	uint32_t i;
+
+	if (h->n_zones > RTE_MAX_MEMZONE)
+		return malloc_image_err_out(err, len, -EINVAL,
+				"--memzone-image: %s holds %" PRIu32
+				" memzones, this build has room for %u",
+				img->path, h->n_zones, RTE_MAX_MEMZONE);
+	if (h->elem_header_len != MALLOC_ELEM_HEADER_LEN ||
+			h->elem_trailer_len != MALLOC_ELEM_TRAILER_LEN)
+		return malloc_image_err_out(err, len, -EINVAL,
+				"--memzone-image: %s was saved by a build whose "
+				"heap elements have %" PRIu32
+				"-byte headers and %" PRIu32
+				"-byte trailers, this one has %u and %u "
+				"(-Dmalloc_debug differs)",
+				img->path, h->elem_header_len,
+				h->elem_trailer_len, MALLOC_ELEM_HEADER_LEN,
+				MALLOC_ELEM_TRAILER_LEN);
+	for (i = 0; i < h->n_lists; i++) {
+		const struct malloc_image_list *l = &img->lists[i];
+		const struct rte_memseg_list *msl = l->msl_idx < mcfg->n_lists ?
+				&mcfg->memsegs[l->msl_idx] :
+				NULL;
+
+		if (msl != NULL && !msl->external &&
+				msl->addr_64 == l->base_va &&
+				msl->page_sz == l->page_sz &&
+				msl->n_segs == l->n_segs &&
+				msl->socket_id == l->socket_id)
+			continue;
+		return malloc_image_err_out(err, len, -EINVAL,
+				"--memzone-image: %s was saved with memseg list "
+				"%" PRIu32 " of %" PRIu32 " pages of %" PRIu64
+				" kB on node %d at %#" PRIx64
+				"; this run %s: start with the memory options "
+				"the image was saved with",
+				img->path, l->msl_idx, l->n_segs,
+				l->page_sz >> 10, l->socket_id, l->base_va,
+				msl == NULL ? "has no such list" :
+					      "lays it out otherwise");
+	}
+	return 0;
+}
+
+/* Map the pages under memzone @p z, element header and trailer included. */
+static int
+restore_map_zone(const struct rte_mem_config *mcfg,
+		const struct rte_memzone_image *img,
+		const struct malloc_image_zone *z, char *err, size_t len)
+{
+	const struct malloc_image_list *l = &img->lists[z->list];
+	const struct rte_memseg_list *msl = &mcfg->memsegs[l->msl_idx];
+	void *lo = (void *)(uintptr_t)(z->addr - MALLOC_ELEM_HEADER_LEN);
+	void *hi = (void *)(uintptr_t)(z->addr + z->len +
+			MALLOC_ELEM_TRAILER_LEN - 1);
+	unsigned int first, last;
+	char why[256];
+	int ret;
+
+	if ((uintptr_t)lo < msl->addr_64 ||
+			(uintptr_t)hi >= msl->addr_64 + msl->len)
+		return malloc_image_err_out(err, len, -EINVAL,
+				"--memzone-image: memzone '%s' of %s does not fit "
+				"its memseg list with this build's heap elements",
+				z->name, img->path);
+	first = eal_msl_addr_idx(msl, lo);
+	last = eal_msl_addr_idx(msl, hi);
+	ret = eal_memalloc_map_at(
+			l->msl_idx, first, last - first + 1, why, sizeof(why));
+	if (ret < 0)
+		return malloc_image_err_out(err, len, ret,
+				"--memzone-image: memzone '%s': %s", z->name,
+				why);
+	return 0;
+}
+
+/*
+ * Zero chunks are not in the image: a page that came back with data
+ * (--huge-unlink=never over an old file) needs them cleared.
+ */
+static void
+restore_clear_zero_chunks(const struct rte_memzone_image *img)
+{
+	const struct malloc_image_chunk *c;
+	const struct rte_memseg *ms;
+	uint64_t i;
+
+	for (i = 0; i < img->hdr.n_chunks; i++) {
+		c = &img->chunks[i];
+		if (c->off != 0)
+			continue;
+		ms = rte_mem_virt2memseg((void *)(uintptr_t)c->addr, NULL);
+		if (ms == NULL || (ms->flags & RTE_MEMSEG_FLAG_DIRTY))
+			memset((void *)(uintptr_t)c->addr, 0, c->len);
+	}
+}
+
+static int
+restore_fill(struct malloc_image_plan *p, char *err, size_t len)
+{
+	const struct eal_options *opts = eal_options_get();
+	struct malloc_image_reader r = {
+		.strategy = opts->image_strategy,
+		.n_threads = opts->image_threads,
+		.img = p->img,
+		.fd = -1,
+	};
+	char why[256] = "";
+	int ret;
+
+	if (r.strategy == EAL_IMAGE_AUTO) {
+		r.strategy = malloc_image_pick(p->img, why, sizeof(why));
+		EAL_LOG(NOTICE, "--memzone-image-strategy=auto: %s, because %s",
+				eal_image_strategy_name(r.strategy), why);
+	}
+	restore_clear_zero_chunks(p->img);
+	ret = malloc_image_read_all(&r, err, len);
+	p->strategy = r.strategy;
+	p->n_threads = r.n_threads;
+	p->bytes_read = r.bytes_read;
+	return ret;
+}
+
+int
+malloc_image_map(struct rte_mem_config *mcfg, bool kept,
+		struct malloc_image_plan **out, char *err, size_t err_len)
+{
+	const struct eal_options *opts = eal_options_get();
+	struct malloc_image_plan *p;
+	char why[512];
+	uint32_t i;
+	int ret;
+
+	*out = NULL;
+	if (opts->memzone_image[0] == '\0')
+		return 0;
+	if (kept) {
+		EAL_LOG(NOTICE,
+				"--memzone-image: the memzones came back from the "
+				"kept hugepage files; %s is not read",
+				opts->memzone_image);
+		return 0;
+	}
+	p = calloc(1, sizeof(*p));
+	if (p == NULL)
+		return -ENOMEM;
+	clock_gettime(CLOCK_MONOTONIC, &p->start);
+	p->img = rte_memzone_image_open(opts->memzone_image, why, sizeof(why));
+	if (p->img == NULL) {
+		free(p);
+		return malloc_image_err_out(err, err_len, -EINVAL,
+				"--memzone-image: %s", why);
+	}
+	ret = restore_check_layout(mcfg, p->img, err, err_len);
+	for (i = 0; ret == 0 && i < p->img->hdr.n_zones; i++)
+		ret = restore_map_zone(
+				mcfg, p->img, &p->img->zones[i], err, err_len);
+	if (ret == 0)
+		ret = restore_fill(p, err, err_len);
+	if (ret < 0) {
+		rte_memzone_image_close(p->img);
+		free(p);
+		return ret;
+	}
+	*out = p;
+	return 0;
+}
+
+int
+malloc_image_restore(struct rte_mem_config *mcfg, struct malloc_image_plan *p,
+		char *err, size_t err_len)
+{
+	const struct rte_memzone_image *img;
+	const struct rte_memzone *mz;
+	struct rte_memzone want;
+	uint32_t i, n;
+	double ms;
+
+	if (p == NULL)
+		return 0;
+	img = p->img;
+	n = img->hdr.n_zones;
+	for (i = 0; i < n; i++) {
+		const struct malloc_image_zone *z = &img->zones[i];
+
+		memset(&want, 0, sizeof(want));
+		memcpy(want.name, z->name, sizeof(want.name));
+		want.addr = (void *)(uintptr_t)z->addr;
+		want.len = z->len;
+		want.socket_id = z->socket_id;
+		want.flags = z->flags;
+		mz = malloc_keep_restore_zone(mcfg, img->lists[z->list].msl_idx,
+				(uint16_t)i, &want, "--memzone-image", err,
+				err_len);
+		if (mz == NULL)
+			break;
+		/* With --keep-memzones, the next start finds it in files. */
+		malloc_keep_record(mcfg, (uint16_t)i, mz);
+	}
+	ms = restore_ms_since(&p->start);
+	if (i == n)
+		EAL_LOG(INFO,
+				"--memzone-image: brought back %" PRIu32
+				" memzones (%" PRIu64 " kB, %" PRIu64
+				" kB read) from %s with %s on %u thread(s) in "
+				"%.3f ms",
+				img->hdr.n_zones, img->hdr.zone_bytes >> 10,
+				p->bytes_read >> 10, img->path,
+				eal_image_strategy_name(p->strategy),
+				p->n_threads, ms);
+	rte_memzone_image_close(p->img);
+	free(p);
+	return i == n ? 0 : -EFAULT;
+}
+
+void
+malloc_image_plan_free(struct malloc_image_plan *p)
+{
+	if (p == NULL)
+		return;
+	rte_memzone_image_close(p->img);
+	free(p);
+}
