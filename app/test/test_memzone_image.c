@@ -868,3 +868,142 @@ test_memzone_image_killed(void)
 }
 REGISTER_FAST_TEST(memzone_image_killed_autotest, NOHUGE_SKIP, ASAN_OK,
 		test_memzone_image_killed);
+
+/* ---- restore ---- */
+
+/*
+ * Start with --memzone-image=@p img and @p extra (NULL-terminated), and
+ * the case's memory kept; the memzones found, as mi_show prints them.
+ */
+static int
+mi_restore_run(const struct mi_case *c, const char *img,
+		const char *const *extra, struct test_child_result *res)
+{
+	char img_arg[PATH_MAX + 32];
+	const char *args[16] = { c->dir_arg, c->prefix_arg,
+		"--huge-unlink=never", "--keep-memzones", "-m", "0", img_arg };
+	unsigned int n = 7, i;
+
+	snprintf(img_arg, sizeof(img_arg), "--memzone-image=%s", img);
+	for (i = 0; extra != NULL && extra[i] != NULL; i++)
+		args[n++] = extra[i];
+	args[n] = NULL;
+	return test_child_run("mi_show", args, res);
+}
+
+/* Print the line of @p out that holds @p what, indented. */
+static void
+mi_print_line(const char *out, const char *what)
+{
+	const char *p = strstr(out, what), *b, *e;
+
+	if (p == NULL)
+		return;
+	for (b = p; b > out && b[-1] != '\n'; b--)
+		;
+	e = strchr(p, '\n');
+	printf("  %.*s\n", (int)(e != NULL ? e - b : (long)strlen(b)), b);
+}
+
+/* Remove the case's files and kept table (a start without the option). */
+static int
+mi_forget(const struct mi_case *c)
+{
+	const char *args[] = { c->dir_arg, c->prefix_arg, "-m", "0", NULL };
+	struct test_child_result res;
+
+	TEST_ASSERT(test_child_run(NULL, args, &res) == 0 && res.exit_code == 0,
+			"forget: %s", res.output);
+	TEST_ASSERT_EQUAL(test_dir_count(c->dir, NULL), 0, "files left");
+	return TEST_SUCCESS;
+}
+
+static int
+mi_restore_body(struct mi_case *c)
+{
+	static const char *const strategies[][3] = {
+		{ "--memzone-image-strategy=pread", "--memzone-image-threads=1",
+				NULL },
+		{ "--memzone-image-strategy=pread", "--memzone-image-threads=2",
+				NULL },
+		{ "--memzone-image-strategy=mmap", NULL },
+		{ "--memzone-image-strategy=direct", NULL },
+		{ "--memzone-image-strategy=auto", NULL },
+	};
+	static const char *const elsewhere[] = {
+		"--base-virtaddr=0x300000000000", NULL
+	};
+	char img[PATH_MAX], made[4096], found[4096], lines[256];
+	struct test_child_result res;
+	unsigned int s;
+
+	snprintf(img, sizeof(img), "%s/restore.img", c->img_dir);
+	TEST_ASSERT_SUCCESS(mi_run(c, "mi_make", img, &res), "make");
+	TEST_ASSERT_EQUAL(res.exit_code, 0, "make: %s", res.output);
+	mi_lines(res.output, 'Z', made, sizeof(made));
+	mi_lines(res.output, 'E', lines, sizeof(lines));
+	strlcat(made, lines, sizeof(made));
+	mi_sort_lines(made, sizeof(made));
+	for (s = 0; s < RTE_DIM(strategies); s++) {
+		/* The files are gone, as after a reboot. */
+		TEST_ASSERT_EQUAL(mi_forget(c), TEST_SUCCESS, "forget");
+		TEST_ASSERT_SUCCESS(mi_restore_run(c, img, strategies[s], &res),
+				"restore");
+		TEST_ASSERT_EQUAL(res.exit_code, 0, "%s: %s", strategies[s][0],
+				res.output);
+		mi_lines(res.output, 'Z', found, sizeof(found));
+		mi_lines(res.output, 'E', lines, sizeof(lines));
+		strlcat(found, lines, sizeof(found));
+		mi_sort_lines(found, sizeof(found));
+		TEST_ASSERT(strcmp(made, found) == 0,
+				"%s %s: made\n%sfound\n%s", strategies[s][0],
+				strategies[s][1] ? strategies[s][1] : "", made,
+				found);
+		TEST_ASSERT_STR_CONTAINS(res.output, "brought back 6 memzones",
+				"%s", strategies[s][0]);
+		mi_print_line(res.output, "strategy=auto: ");
+		mi_print_line(res.output, "brought back 6 memzones");
+	}
+	TEST_ASSERT_STR_CONTAINS(res.output, "--memzone-image-strategy=auto: ",
+			"auto says what it picked");
+
+	/* Kept by the last start: the files win, the image is not read. */
+	TEST_ASSERT_SUCCESS(mi_restore_run(c, img, NULL, &res), "again");
+	TEST_ASSERT_EQUAL(res.exit_code, 0, "again: %s", res.output);
+	TEST_ASSERT_STR_CONTAINS(res.output, "is not read", "files first");
+	mi_lines(res.output, 'Z', found, sizeof(found));
+	mi_lines(res.output, 'E', lines, sizeof(lines));
+	strlcat(found, lines, sizeof(found));
+	mi_sort_lines(found, sizeof(found));
+	TEST_ASSERT(strcmp(made, found) == 0, "kept: made\n%sfound\n%s", made,
+			found);
+
+	/* Another layout: refused before a page is mapped. */
+	TEST_ASSERT_EQUAL(mi_forget(c), TEST_SUCCESS, "forget");
+	TEST_ASSERT_SUCCESS(
+			mi_restore_run(c, img, elsewhere, &res), "elsewhere");
+	TEST_ASSERT_EQUAL(res.exit_code, TEST_CHILD_INIT_FAILED, "%s",
+			res.output);
+	TEST_ASSERT_STR_CONTAINS(res.output,
+			"lays it out otherwise: start with the memory options",
+			"layout");
+	TEST_ASSERT_EQUAL(test_dir_count(c->dir, "map"), 0,
+			"pages left by a refused restore");
+	return TEST_SUCCESS;
+}
+
+static int
+test_memzone_image_restore(void)
+{
+	struct mi_case c;
+	int ret = mi_case_open(&c, "restore");
+
+	if (ret != TEST_SUCCESS)
+		return ret;
+	ret = mi_restore_body(&c);
+	if (mi_case_close(&c) != TEST_SUCCESS)
+		ret = TEST_FAILED;
+	return ret;
+}
+REGISTER_FAST_TEST(memzone_image_restore_autotest, NOHUGE_SKIP, ASAN_OK,
+		test_memzone_image_restore);
