@@ -918,6 +918,32 @@ mi_forget(const struct mi_case *c)
 	return TEST_SUCCESS;
 }
 
+/*
+ * --socket-limit=8 (MB) against 18 MB of memzones: the first pages are
+ * mapped and filled before the limit refuses the rest. The start fails
+ * with the limit named, and its pages go with it (default unlink mode).
+ */
+static int
+mi_limited_restore(const struct mi_case *c, const char *img,
+		struct test_child_result *res)
+{
+	char img_arg[PATH_MAX + 32];
+	const char *args[] = { c->dir_arg, c->prefix_arg, "-m", "0",
+		"--socket-limit=8", img_arg, NULL };
+
+	snprintf(img_arg, sizeof(img_arg), "--memzone-image=%s", img);
+	TEST_ASSERT_SUCCESS(test_child_run("mi_show", args, res), "run");
+	TEST_ASSERT_EQUAL(res->exit_code, TEST_CHILD_INIT_FAILED, "%s",
+			res->output);
+	TEST_ASSERT_STR_CONTAINS(res->output,
+			"would pass a limit of NUMA node 0 (--socket-limit)",
+			"limit");
+	mi_print_line(res->output, "(--socket-limit)");
+	TEST_ASSERT_EQUAL(test_dir_count(c->dir, "map"), 0,
+			"pages left by a restore refused half way");
+	return TEST_SUCCESS;
+}
+
 static int
 mi_restore_body(struct mi_case *c)
 {
@@ -989,6 +1015,10 @@ mi_restore_body(struct mi_case *c)
 			"layout");
 	TEST_ASSERT_EQUAL(test_dir_count(c->dir, "map"), 0,
 			"pages left by a refused restore");
+
+	/* A limit below the image: refused half way, nothing left. */
+	TEST_ASSERT_EQUAL(mi_limited_restore(c, img, &res), TEST_SUCCESS,
+			"limited");
 	return TEST_SUCCESS;
 }
 

@@ -473,8 +473,22 @@ eal_memalloc_map_at(unsigned int l, unsigned int idx, unsigned int n, char *err,
 		return -ENOMEM;
 	i = eal_msl_find_next(mem->mcfg, msl, idx, false);
 	while (i >= 0 && (unsigned int)i < end) {
+		uint64_t cur = memalloc_socket_bytes(mem->mcfg, msl->socket_id);
+
 		run = RTE_MIN(eal_msl_run_len(mem->mcfg, msl, i),
 				end - (unsigned int)i);
+		/* The limits hold for memory that must be at an address too. */
+		if (eal_mem_event_validate(&mem->events, msl->socket_id, cur,
+				    cur + (uint64_t)run * msl->page_sz) < 0) {
+			snprintf(err, err_len,
+					"%u more pages of %" PRIu64
+					" kB would pass a limit of NUMA node "
+					"%d (--socket-limit)",
+					run, msl->page_sz >> 10,
+					msl->socket_id);
+			free(ms);
+			return -EPERM;
+		}
 		ret = memalloc_map_run(mem, l, (unsigned int)i, run, ms);
 		if (ret < 0) {
 			snprintf(err, err_len,

@@ -86,10 +86,11 @@ int eal_memalloc_map_kept(unsigned int l, unsigned int idx, unsigned int n,
  * Map slots [@p idx, @p idx + @p n) of list @p l at init, as the heaps
  * would when they grow (a new page, or in --huge-unlink=never mode the
  * page its file kept, dirty); the slots already mapped are left as they
- * are. For memory that must be at given addresses (a memory image).
+ * are. For memory that must be at given addresses (a memory image). The
+ * memory limits (--socket-limit, the validators) hold as for heap growth.
  *
  * @return the number of pages this call mapped, or a negative errno with
- *   one line in @p err.
+ *   one line in @p err (-EPERM: a limit refused).
  */
 int eal_memalloc_map_at(unsigned int l, unsigned int idx, unsigned int n,
 		char *err, size_t err_len);
