@@ -1291,6 +1291,14 @@ static const struct bad_case conflict_cases[] = {
 	{ { "--memzone-image=a.img", "--proc-type=secondary" },
 			"options --memzone-image and --proc-type=secondary" NOT_TOGETHER
 			"memzones are brought back by the primary process" },
+	{ { "--memzone-image=a.img", "--legacy-mem" },
+			"options --memzone-image and --legacy-mem" NOT_TOGETHER
+			"that mode maps all its memory at start, and an image's "
+			"pages must come at their own addresses" },
+	{ { "--memzone-image=a.img", "--no-huge" },
+			"options --memzone-image and --no-huge" NOT_TOGETHER
+			"that mode maps all its memory at start, and an image's "
+			"pages must come at their own addresses" },
 	{ { "--no-huge", "--iova-mode=pa" },
 			"options --no-huge and --iova-mode=pa" NOT_TOGETHER
 			"4 KB pages have no stable physical address" },

@@ -451,7 +451,6 @@ opt_huge_text(struct eal_options *opts, const struct opt_ctx *ctx)
 	return 0;
 }
 
-/* Names separated by commas: no empty name, no '/' (a base name). */
 static int
 opt_memzone_image(struct eal_options *opts, const struct opt_ctx *ctx)
 {
@@ -491,6 +490,7 @@ opt_memzone_image_threads(struct eal_options *opts, const struct opt_ctx *ctx)
 	return 0;
 }
 
+/* Names separated by commas: no empty name, no '/' (a base name). */
 static int
 opt_huge_text_libs(struct eal_options *opts, const struct opt_ctx *ctx)
 {
@@ -1155,6 +1155,12 @@ resolve_image_conflicts(const struct eal_options *o, char *err, size_t len)
 				"--proc-type=secondary",
 				"memzones are brought back by the primary "
 				"process");
+	if (o->legacy_mem || o->no_huge)
+		return conflict(err, len, "--memzone-image",
+				o->no_huge ? "--no-huge" : "--legacy-mem",
+				"that mode maps all its memory at start, and an "
+				"image's pages must come at their own "
+				"addresses");
 	return 0;
 }
 
