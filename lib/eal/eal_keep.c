@@ -87,7 +87,7 @@ keep_report(const struct eal_keep *k, const char *why, char *err, size_t len)
 				"--keep-memzones: %s held no memzone and %s: "
 				"starting a new one",
 				k->path, why);
-	} else if (k->image != NULL) {
+	} else if (k->image != NULL && k->files_lost) {
 		EAL_LOG(WARNING,
 				"--keep-memzones: the last run's memzones (up to "
 				"%" PRIu64
@@ -350,6 +350,7 @@ eal_keep_check_marks(
 				"clean-up), or a run without --keep-memzones has "
 				"used them since",
 				path, gone ? "gone" : "not the one recorded");
+		k->files_lost = true;
 		return eal_keep_mismatch(k, why, err, len);
 	}
 	return 0;
@@ -490,7 +491,11 @@ int
 eal_keep_area_mismatch(const char *why, char *err, size_t len)
 {
 	struct eal_keep *k = &eal_mem_get()->keep;
-	int ret = keep_report(k, why, err, len);
+	int ret;
+
+	/* A kept file missing or short, or records that do not hold. */
+	k->files_lost = true;
+	ret = keep_report(k, why, err, len);
 
 	/* The layout is this run's, committed: only the records go. */
 	if (ret == 0) {

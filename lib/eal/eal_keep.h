@@ -87,8 +87,9 @@ struct eal_keep {
 	int fd; /* the file, or -1 */
 	struct eal_keep_hdr *hdr; /* the mapped file, or NULL */
 	bool restore; /* the table is the last run's and matches so far */
-	const char *image; /* --memzone-image, which a mismatch falls back
-			    * to; NULL without it */
+	const char *image; /* --memzone-image, which the memzones come from
+			    * when the kept files are lost; NULL without it */
+	bool files_lost; /* the mismatch is lost files, not the options */
 	char path[PATH_MAX + 16]; /* of the file, for messages */
 };
 
