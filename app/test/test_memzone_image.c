@@ -390,16 +390,21 @@ mi_image_lines(const char *path, char *buf, size_t len)
 	size_t off = 0;
 	char err[512];
 	uint32_t i;
+	int ret;
 
 	img = rte_memzone_image_open(path, err, sizeof(err));
 	TEST_ASSERT_NOT_NULL(img, "open %s: %s", path, err);
-	TEST_ASSERT_SUCCESS(rte_memzone_image_verify(img, 2, err, sizeof(err)),
-			"verify %s: %s", path, err);
+	ret = rte_memzone_image_verify(img, 2, err, sizeof(err));
+	if (ret < 0) {
+		rte_memzone_image_close(img);
+		TEST_ASSERT_SUCCESS(ret, "verify %s: %s", path, err);
+	}
 	for (i = 0; i < img->hdr.n_zones; i++) {
 		const struct malloc_image_zone *z = &img->zones[i];
 
-		if (mi_image_zone_fnv(img, i, &fnv) < 0) {
-			printf("cannot read %s: %s\n", path, strerror(errno));
+		ret = mi_image_zone_fnv(img, i, &fnv);
+		if (ret < 0) {
+			printf("cannot read %s: %s\n", path, strerror(-ret));
 			rte_memzone_image_close(img);
 			return TEST_FAILED;
 		}
@@ -919,8 +924,8 @@ mi_forget(const struct mi_case *c)
 }
 
 /*
- * --socket-limit=8 (MB) against 18 MB of memzones: the first pages are
- * mapped and filled before the limit refuses the rest. The start fails
+ * --socket-limit=8 (MB) against 18 MB of memzones: the first memzones'
+ * pages are mapped before the limit refuses the rest. The start fails
  * with the limit named, and its pages go with it (default unlink mode).
  */
 static int
@@ -936,11 +941,68 @@ mi_limited_restore(const struct mi_case *c, const char *img,
 	TEST_ASSERT_EQUAL(res->exit_code, TEST_CHILD_INIT_FAILED, "%s",
 			res->output);
 	TEST_ASSERT_STR_CONTAINS(res->output,
-			"would pass a limit of NUMA node 0 (--socket-limit)",
+			"would pass a memory limit of NUMA node 0 (--socket-limit",
 			"limit");
-	mi_print_line(res->output, "(--socket-limit)");
+	mi_print_line(res->output, "(--socket-limit");
 	TEST_ASSERT_EQUAL(test_dir_count(c->dir, "map"), 0,
 			"pages left by a restore refused half way");
+	return TEST_SUCCESS;
+}
+
+/* One byte of stored data changed: each strategy refuses the start. */
+static int
+mi_damaged_restore(const struct mi_case *c, const char *img,
+		struct test_child_result *res)
+{
+	static const char *const strategies[] = { "pread", "mmap", "direct" };
+	char bad[PATH_MAX + 8], img_arg[PATH_MAX + 48], st_arg[64];
+	const char *args[] = { c->dir_arg, c->prefix_arg, "-m", "0", img_arg,
+		st_arg, NULL };
+	const struct malloc_image_chunk *ch, *big;
+	const struct malloc_image_hdr *h;
+	unsigned char *buf;
+	unsigned int i;
+	struct stat st;
+	uint64_t k;
+	size_t len;
+	int fd, ret;
+
+	snprintf(bad, sizeof(bad), "%s.bad", img);
+	fd = open(img, O_RDONLY | O_CLOEXEC);
+	TEST_ASSERT(fd >= 0 && fstat(fd, &st) == 0, "open %s", img);
+	len = (size_t)st.st_size;
+	buf = malloc(len);
+	ret = buf == NULL ? -ENOMEM : malloc_image_pread(fd, buf, len, 0);
+	close(fd);
+	TEST_ASSERT_SUCCESS(ret, "read %s", img);
+	/* The middle of the largest stored chunk. */
+	h = (const void *)buf;
+	ch = (const void *)(buf + h->meta_off +
+			h->n_lists * sizeof(struct malloc_image_list) +
+			h->n_zones * sizeof(struct malloc_image_zone));
+	for (k = 0, big = NULL; k < h->n_chunks; k++)
+		if (ch[k].off != 0 && (big == NULL || ch[k].len > big->len))
+			big = &ch[k];
+	TEST_ASSERT_NOT_NULL(big, "no stored chunk");
+	buf[big->off + big->len / 2] ^= 0x20;
+	ret = mi_write(bad, buf, len);
+	free(buf);
+	TEST_ASSERT_SUCCESS(ret, "write %s", bad);
+	snprintf(img_arg, sizeof(img_arg), "--memzone-image=%s", bad);
+	for (i = 0; i < RTE_DIM(strategies); i++) {
+		snprintf(st_arg, sizeof(st_arg), "--memzone-image-strategy=%s",
+				strategies[i]);
+		TEST_ASSERT_SUCCESS(
+				test_child_run("mi_show", args, res), "run");
+		TEST_ASSERT_EQUAL(res->exit_code, TEST_CHILD_INIT_FAILED,
+				"%s: %s", strategies[i], res->output);
+		TEST_ASSERT_STR_CONTAINS(res->output, "is damaged at offset",
+				"%s", strategies[i]);
+		TEST_ASSERT_EQUAL(test_dir_count(c->dir, "map"), 0,
+				"%s: pages left", strategies[i]);
+	}
+	mi_print_line(res->output, "is damaged at offset");
+	unlink(bad);
 	return TEST_SUCCESS;
 }
 
@@ -1004,6 +1066,24 @@ mi_restore_body(struct mi_case *c)
 	TEST_ASSERT(strcmp(made, found) == 0, "kept: made\n%sfound\n%s", made,
 			found);
 
+	/*
+	 * A reboot: the kept table stays in the runtime directory, its files
+	 * are gone. Strict --keep-memzones gives way to the image.
+	 */
+	test_dir_clear(c->dir);
+	TEST_ASSERT_SUCCESS(mi_restore_run(c, img, NULL, &res), "reboot");
+	TEST_ASSERT_EQUAL(res.exit_code, 0, "reboot: %s", res.output);
+	TEST_ASSERT_STR_CONTAINS(res.output,
+			"cannot be brought back from its files", "reboot");
+	TEST_ASSERT_STR_CONTAINS(
+			res.output, "brought back 6 memzones", "reboot");
+	mi_lines(res.output, 'Z', found, sizeof(found));
+	mi_lines(res.output, 'E', lines, sizeof(lines));
+	strlcat(found, lines, sizeof(found));
+	mi_sort_lines(found, sizeof(found));
+	TEST_ASSERT(strcmp(made, found) == 0, "reboot: made\n%sfound\n%s", made,
+			found);
+
 	/* Another layout: refused before a page is mapped. */
 	TEST_ASSERT_EQUAL(mi_forget(c), TEST_SUCCESS, "forget");
 	TEST_ASSERT_SUCCESS(
@@ -1019,6 +1099,9 @@ mi_restore_body(struct mi_case *c)
 	/* A limit below the image: refused half way, nothing left. */
 	TEST_ASSERT_EQUAL(mi_limited_restore(c, img, &res), TEST_SUCCESS,
 			"limited");
+	/* A damaged chunk: found as it lands, the start fails. */
+	TEST_ASSERT_EQUAL(mi_damaged_restore(c, img, &res), TEST_SUCCESS,
+			"damaged");
 	return TEST_SUCCESS;
 }
 

@@ -482,8 +482,9 @@ eal_memalloc_map_at(unsigned int l, unsigned int idx, unsigned int n, char *err,
 				    cur + (uint64_t)run * msl->page_sz) < 0) {
 			snprintf(err, err_len,
 					"%u more pages of %" PRIu64
-					" kB would pass a limit of NUMA node "
-					"%d (--socket-limit)",
+					" kB would pass a memory limit of "
+					"NUMA node %d (--socket-limit, or a "
+					"validator the application registered)",
 					run, msl->page_sz >> 10,
 					msl->socket_id);
 			free(ms);

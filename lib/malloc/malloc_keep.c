@@ -265,10 +265,10 @@ malloc_keep_map(struct rte_mem_config *mcfg, struct malloc_keep_plan **out,
 	return 0;
 }
 
-const struct rte_memzone *
+int
 malloc_keep_restore_zone(struct rte_mem_config *mcfg, unsigned int msl_idx,
 		uint16_t idx, const struct rte_memzone *want, const char *what,
-		char *err, size_t err_len)
+		const struct rte_memzone **out, char *err, size_t err_len)
 {
 	struct malloc_state *st = malloc_state_of(mcfg);
 	const struct rte_memseg_list *msl = &mcfg->memsegs[msl_idx];
@@ -284,14 +284,17 @@ malloc_keep_restore_zone(struct rte_mem_config *mcfg, unsigned int msl_idx,
 				"%s: the memory of memzone '%s' at %p is not free "
 				"heap memory after init",
 				what, z.name, z.addr);
-		return NULL;
+		return -EFAULT;
 	}
 	z.iova = malloc_heap_virt2iova(mcfg, z.addr);
 	mz = malloc_mz_table_restore(&st->memzones, idx, &z);
-	if (mz == NULL)
+	if (mz == NULL) {
 		snprintf(err, err_len, "%s: memzone '%s' is there twice", what,
 				z.name);
-	return mz;
+		return -EEXIST;
+	}
+	*out = mz;
+	return 0;
 }
 
 /* Bring back the memzone of record @p i. */
@@ -299,8 +302,9 @@ static int
 keep_restore_one(struct rte_mem_config *mcfg, struct malloc_keep_rec *r,
 		uint16_t i, char *err, size_t err_len)
 {
-	const struct rte_memzone *mz;
+	const struct rte_memzone *mz = NULL;
 	struct rte_memzone want;
+	int ret;
 
 	memset(&want, 0, sizeof(want));
 	memcpy(want.name, r->name, sizeof(want.name));
@@ -308,10 +312,10 @@ keep_restore_one(struct rte_mem_config *mcfg, struct malloc_keep_rec *r,
 	want.len = r->len;
 	want.socket_id = r->socket_id;
 	want.flags = r->flags;
-	mz = malloc_keep_restore_zone(mcfg, r->msl_idx, i, &want,
-			"--keep-memzones", err, err_len);
-	if (mz == NULL)
-		return -EFAULT;
+	ret = malloc_keep_restore_zone(mcfg, r->msl_idx, i, &want,
+			"--keep-memzones", &mz, err, err_len);
+	if (ret < 0)
+		return ret;
 	if (mz->iova != r->iova) {
 		EAL_LOG(WARNING,
 				"--keep-memzones: memzone '%s' is back with IOVA "

@@ -82,15 +82,15 @@ int malloc_keep_restore(struct rte_mem_config *mcfg,
 /*
  * At init, once the heaps hold the mapped memory: make memzone @p want
  * (name, addr, len, socket_id, flags), in memseg list @p msl_idx, a busy
- * element and table entry @p idx again; its IOVA and page size are this
- * run's. @p what names the caller in messages.
+ * element and table entry @p idx again (in @p out); its IOVA and page
+ * size are this run's. @p what names the caller in messages.
  *
- * @return the table entry, or NULL with one line in @p err.
+ * @return 0, or with one line in @p err -EFAULT when its memory is not
+ *   free heap memory, -EEXIST when its name is taken.
  */
-const struct rte_memzone *malloc_keep_restore_zone(struct rte_mem_config *mcfg,
-		unsigned int msl_idx, uint16_t idx,
-		const struct rte_memzone *want, const char *what, char *err,
-		size_t err_len);
+int malloc_keep_restore_zone(struct rte_mem_config *mcfg, unsigned int msl_idx,
+		uint16_t idx, const struct rte_memzone *want, const char *what,
+		const struct rte_memzone **out, char *err, size_t err_len);
 
 /* Record memzone entry @p idx, just reserved (nothing if not kept). */
 void malloc_keep_record(const struct rte_mem_config *mcfg, uint16_t idx,

@@ -92,18 +92,28 @@ open_bounds_check(struct rte_memzone_image *img, char *err, size_t len)
 {
 	const struct malloc_image_hdr *h = &img->hdr;
 	uint64_t want;
+	bool bad;
 
+	/*
+	 * Each count below the file's length over its record's size, and
+	 * each offset below the file's length: no product or sum below can
+	 * wrap, whatever a crafted (sparse) file says.
+	 */
+	bad = h->n_lists > RTE_MAX_MEMSEG_LISTS ||
+			h->n_zones > h->file_len / sizeof(struct malloc_image_zone) ||
+			h->n_chunks > h->file_len / sizeof(struct malloc_image_chunk) ||
+			h->meta_off > h->file_len ||
+			h->data_off > h->file_len || h->data_len > h->file_len;
 	want = (uint64_t)h->n_lists * sizeof(struct malloc_image_list) +
 			(uint64_t)h->n_zones *
 					sizeof(struct malloc_image_zone) +
 			h->n_chunks * sizeof(struct malloc_image_chunk);
-	if (h->chunk_size != MALLOC_IMAGE_CHUNK || h->meta_off < sizeof(*h) ||
-			h->meta_len != want || h->n_chunks > h->file_len ||
+	if (bad || h->chunk_size != MALLOC_IMAGE_CHUNK ||
+			h->meta_off < sizeof(*h) || h->meta_len != want ||
 			h->meta_off + h->meta_len > h->data_off ||
 			h->data_off % MALLOC_IMAGE_ALIGN != 0 ||
 			h->data_off + h->data_len + sizeof(struct malloc_image_end) !=
-					h->file_len ||
-			h->n_lists > RTE_MAX_MEMSEG_LISTS)
+					h->file_len)
 		return malloc_image_err_out(err, len, -EINVAL,
 				"%s: the header's layout is inconsistent",
 				img->path);
@@ -154,7 +164,10 @@ open_zone_fault(const struct rte_memzone_image *img, uint32_t i,
 	if (z->list >= h->n_lists)
 		return "a memzone in no memseg list";
 	l = &img->lists[z->list];
-	if (z->len == 0 || z->addr + z->len < z->addr || z->addr < l->base_va ||
+	if (z->len == 0 || z->addr > UINT64_MAX - 2 * MALLOC_IMAGE_CHUNK ||
+			z->len > UINT64_MAX - 2 * MALLOC_IMAGE_CHUNK -
+							z->addr ||
+			z->addr < l->base_va ||
 			z->addr + z->len > l->base_va + l->page_sz * l->n_segs)
 		return "a memzone outside its memseg list";
 	if (z->hugepage_sz != l->page_sz)
@@ -191,13 +204,15 @@ open_meta_check(struct rte_memzone_image *img, char *err, size_t len)
 	const char *fault = NULL;
 	uint32_t i;
 
-	for (i = 0; i < h->n_lists && fault == NULL; i++)
-		if (img->lists[i].page_sz == 0 ||
-				(img->lists[i].page_sz &
-						(img->lists[i].page_sz - 1)) !=
-						0 ||
-				img->lists[i].base_va % img->lists[i].page_sz)
+	for (i = 0; i < h->n_lists && fault == NULL; i++) {
+		const struct malloc_image_list *l = &img->lists[i];
+
+		if (l->page_sz == 0 || (l->page_sz & (l->page_sz - 1)) != 0 ||
+				l->base_va % l->page_sz)
 			fault = "a memseg list with a bad page size";
+		else if (l->n_segs > (UINT64_MAX - l->base_va) / l->page_sz)
+			fault = "a memseg list past the end of the address space";
+	}
 	for (i = 0; i < h->n_zones && fault == NULL; i++)
 		fault = open_zone_fault(img, i, &stored);
 	if (fault == NULL && h->n_zones > 0)

@@ -18,6 +18,10 @@
  *
  * auto picks from the image's residency in the page cache (mincore()
  * over a sample of it) and whether the file system takes O_DIRECT.
+ *
+ * Every strategy reads the descriptor that was checked at open (direct
+ * opens it again through /proc/self/fd), and checks each chunk's sum in
+ * memory: damaged data fails the start like damaged metadata.
  */
 
 #include <errno.h>
@@ -27,6 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <rte_common.h>
@@ -103,6 +108,18 @@ read_worker(void *arg)
 		if (c->off == 0)
 			continue;
 		ret = read_chunk(run->r, c, bounce);
+		if (ret == 0 &&
+				malloc_image_sum(
+						(const void *)(uintptr_t)c->addr,
+						c->len, NULL) != c->sum) {
+			malloc_image_err(&run->error, -EILSEQ,
+					"--memzone-image: %s: memzone %s is "
+					"damaged at offset %" PRIu64
+					" (checksum)",
+					img->path, img->zones[c->zone].name,
+					c->addr - img->zones[c->zone].addr);
+			break;
+		}
 		if (ret < 0) {
 			malloc_image_err(&run->error, ret,
 					"--memzone-image: cannot read %s at "
@@ -119,30 +136,50 @@ read_worker(void *arg)
 	return NULL;
 }
 
-/* Open (and for mmap, map) the image as strategy @p r needs it. */
+/*
+ * The file that was opened and checked, with O_DIRECT for direct: opened
+ * again through /proc/self/fd, so that a save renaming a new image onto
+ * the path meanwhile cannot slip other bytes under the checked metadata.
+ */
 static int
-read_open(struct malloc_image_reader *r, char *err, size_t len)
+read_open_direct(struct malloc_image_reader *r, char *err, size_t len)
 {
 	const struct rte_memzone_image *img = r->img;
-	int flags = O_RDONLY | O_CLOEXEC;
-	void *map;
+	struct stat a, b;
+	char path[64];
 
-	if (r->strategy == EAL_IMAGE_DIRECT)
-		flags |= O_DIRECT;
-	r->fd = open(img->path, flags);
-	if (r->fd < 0 && errno == EINVAL && (flags & O_DIRECT))
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", img->fd);
+	r->fd = open(path, O_RDONLY | O_CLOEXEC | O_DIRECT);
+	if (r->fd < 0 && errno == EINVAL)
 		return malloc_image_err_out(err, len, -EINVAL,
 				"--memzone-image-strategy=direct: the file "
 				"system of %s does not take O_DIRECT",
 				img->path);
 	if (r->fd < 0)
 		return malloc_image_err_out(err, len, -errno,
-				"--memzone-image: cannot open %s: %s",
+				"--memzone-image: cannot open %s again: %s",
 				img->path, strerror(errno));
+	if (fstat(img->fd, &a) < 0 || fstat(r->fd, &b) < 0 ||
+			a.st_dev != b.st_dev || a.st_ino != b.st_ino)
+		return malloc_image_err_out(err, len, -ESTALE,
+				"--memzone-image: %s changed while it was read",
+				img->path);
+	return 0;
+}
+
+/* Open (and for mmap, map) the image as strategy @p r needs it. */
+static int
+read_open(struct malloc_image_reader *r, char *err, size_t len)
+{
+	const struct rte_memzone_image *img = r->img;
+	void *map;
+
+	if (r->strategy == EAL_IMAGE_DIRECT)
+		return read_open_direct(r, err, len);
 	if (r->strategy != EAL_IMAGE_MMAP)
 		return 0;
 	map = mmap(NULL, img->hdr.file_len, PROT_READ,
-			MAP_SHARED | MAP_POPULATE, r->fd, 0);
+			MAP_SHARED | MAP_POPULATE, img->fd, 0);
 	if (map == MAP_FAILED)
 		return malloc_image_err_out(err, len, -errno,
 				"--memzone-image: cannot map %s: %s", img->path,
@@ -157,6 +194,7 @@ malloc_image_read_all(struct malloc_image_reader *r, char *err, size_t len)
 	struct read_run run = { .r = r };
 	int ret;
 
+	r->fd = r->img->fd;
 	ret = read_open(r, err, len);
 	if (ret == 0) {
 		r->n_threads = malloc_image_threads_run(r->n_threads,
@@ -169,7 +207,7 @@ malloc_image_read_all(struct malloc_image_reader *r, char *err, size_t len)
 	}
 	if (r->map != NULL)
 		munmap((void *)(uintptr_t)r->map, r->img->hdr.file_len);
-	if (r->fd >= 0)
+	if (r->fd >= 0 && r->fd != r->img->fd)
 		close(r->fd);
 	r->map = NULL;
 	r->fd = -1;
@@ -206,11 +244,15 @@ read_resident_percent(const struct rte_memzone_image *img)
 	return seen == 0 ? -1 : (int)(in * 100 / seen);
 }
 
-/* Whether the file system of @p path takes O_DIRECT. */
+/* Whether the file system of the image opened as @p img_fd takes O_DIRECT. */
 static bool
-read_direct_works(const char *path)
+read_direct_works(int img_fd)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_DIRECT);
+	char path[64];
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", img_fd);
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_DIRECT);
 
 	if (fd < 0)
 		return false;
@@ -223,7 +265,13 @@ malloc_image_pick(const struct rte_memzone_image *img, char *why, size_t len)
 {
 	int resident = read_resident_percent(img);
 
-	if (resident >= READ_WARM_PERCENT || resident < 0) {
+	if (resident < 0) {
+		snprintf(why, len,
+				"mincore() cannot tell how much of it is in the "
+				"page cache: pread works either way");
+		return EAL_IMAGE_PREAD;
+	}
+	if (resident >= READ_WARM_PERCENT) {
 		snprintf(why, len,
 				"%d%% of its stored data is in the page cache: one "
 				"copy from the cache into the memory, on every "
@@ -231,7 +279,7 @@ malloc_image_pick(const struct rte_memzone_image *img, char *why, size_t len)
 				resident);
 		return EAL_IMAGE_PREAD;
 	}
-	if (read_direct_works(img->path)) {
+	if (read_direct_works(img->fd)) {
 		snprintf(why, len,
 				"only %d%% of its stored data is in the page "
 				"cache: O_DIRECT moves it from the disk into the "

@@ -19,6 +19,7 @@
 #include <time.h>
 
 #include <rte_common.h>
+#include <rte_errno.h>
 #include <rte_memory.h>
 #include <rte_memzone_image.h>
 
@@ -98,6 +99,39 @@ restore_check_layout(const struct rte_mem_config *mcfg,
 	return 0;
 }
 
+/*
+ * What the heaps need of the memzones, checked before a page is mapped:
+ * cache-line aligned, apart by at least an element's overhead, and
+ * named once.
+ */
+static int
+restore_check_zones(const struct rte_memzone_image *img, char *err, size_t len)
+{
+	const struct malloc_image_zone *z = img->zones, *y;
+	uint32_t i, j;
+
+	for (i = 0; i < img->hdr.n_zones; i++) {
+		const char *fault = NULL;
+
+		if (z[i].addr % RTE_CACHE_LINE_SIZE != 0 ||
+				z[i].len % RTE_CACHE_LINE_SIZE != 0)
+			fault = "is not aligned to a cache line";
+		else if (i > 0 &&
+				z[i - 1].addr + z[i - 1].len + MALLOC_ELEM_OVERHEAD >
+						z[i].addr)
+			fault = "leaves no room for a heap element before it";
+		for (j = 0, y = z; fault == NULL && j < i; j++, y++)
+			if (strcmp(y->name, z[i].name) == 0)
+				fault = "has the name of another memzone";
+		if (fault != NULL)
+			return malloc_image_err_out(err, len, -EINVAL,
+					"--memzone-image: memzone '%s' of %s "
+					"%s",
+					z[i].name, img->path, fault);
+	}
+	return 0;
+}
+
 /* Map the pages under memzone @p z, element header and trailer included. */
 static int
 restore_map_zone(const struct rte_mem_config *mcfg,
@@ -139,15 +173,21 @@ restore_clear_zero_chunks(const struct rte_memzone_image *img)
 {
 	const struct malloc_image_chunk *c;
 	const struct rte_memseg *ms;
-	uint64_t i;
+	uint64_t i, a, end, next;
 
 	for (i = 0; i < img->hdr.n_chunks; i++) {
 		c = &img->chunks[i];
 		if (c->off != 0)
 			continue;
-		ms = rte_mem_virt2memseg((void *)(uintptr_t)c->addr, NULL);
-		if (ms == NULL || (ms->flags & RTE_MEMSEG_FLAG_DIRTY))
-			memset((void *)(uintptr_t)c->addr, 0, c->len);
+		/* Page by page: pages may be smaller than a chunk. */
+		for (a = c->addr, end = c->addr + c->len; a < end; a = next) {
+			ms = rte_mem_virt2memseg((void *)(uintptr_t)a, NULL);
+			if (ms == NULL)
+				break;
+			next = RTE_MIN(ms->addr_64 + ms->len, end);
+			if (ms->flags & RTE_MEMSEG_FLAG_DIRTY)
+				memset((void *)(uintptr_t)a, 0, next - a);
+		}
 	}
 }
 
@@ -199,15 +239,18 @@ malloc_image_map(struct rte_mem_config *mcfg, bool kept,
 	}
 	p = calloc(1, sizeof(*p));
 	if (p == NULL)
-		return -ENOMEM;
+		return malloc_image_err_out(err, err_len, -ENOMEM,
+				"--memzone-image: out of memory");
 	clock_gettime(CLOCK_MONOTONIC, &p->start);
 	p->img = rte_memzone_image_open(opts->memzone_image, why, sizeof(why));
 	if (p->img == NULL) {
 		free(p);
-		return malloc_image_err_out(err, err_len, -EINVAL,
+		return malloc_image_err_out(err, err_len, -rte_errno,
 				"--memzone-image: %s", why);
 	}
 	ret = restore_check_layout(mcfg, p->img, err, err_len);
+	if (ret == 0)
+		ret = restore_check_zones(p->img, err, err_len);
 	for (i = 0; ret == 0 && i < p->img->hdr.n_zones; i++)
 		ret = restore_map_zone(
 				mcfg, p->img, &p->img->zones[i], err, err_len);
@@ -230,6 +273,7 @@ malloc_image_restore(struct rte_mem_config *mcfg, struct malloc_image_plan *p,
 	const struct rte_memzone *mz;
 	struct rte_memzone want;
 	uint32_t i, n;
+	int ret = 0;
 	double ms;
 
 	if (p == NULL)
@@ -245,14 +289,19 @@ malloc_image_restore(struct rte_mem_config *mcfg, struct malloc_image_plan *p,
 		want.len = z->len;
 		want.socket_id = z->socket_id;
 		want.flags = z->flags;
-		mz = malloc_keep_restore_zone(mcfg, img->lists[z->list].msl_idx,
-				(uint16_t)i, &want, "--memzone-image", err,
-				err_len);
-		if (mz == NULL)
+		ret = malloc_keep_restore_zone(mcfg,
+				img->lists[z->list].msl_idx, (uint16_t)i, &want,
+				"--memzone-image", &mz, err, err_len);
+		if (ret < 0)
 			break;
-		/* With --keep-memzones, the next start finds it in files. */
-		malloc_keep_record(mcfg, (uint16_t)i, mz);
 	}
+	/*
+	 * With --keep-memzones the next start finds them in the files: all
+	 * of them or, when one failed (and so does the start), none.
+	 */
+	for (uint32_t k = 0; i == n && k < n; k++)
+		malloc_keep_record(mcfg, (uint16_t)k,
+				&malloc_state_of(mcfg)->memzones.zones[k]);
 	ms = restore_ms_since(&p->start);
 	if (i == n)
 		EAL_LOG(INFO,
@@ -266,7 +315,7 @@ malloc_image_restore(struct rte_mem_config *mcfg, struct malloc_image_plan *p,
 				p->n_threads, ms);
 	rte_memzone_image_close(p->img);
 	free(p);
-	return i == n ? 0 : -EFAULT;
+	return ret;
 }
 
 void

@@ -271,8 +271,9 @@ save_commit(struct image_save *s, const char *path, unsigned int flags)
 	dfd = open(dirname(dir), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (dfd < 0 || fsync(dfd) < 0)
 		ret = malloc_image_err(&s->error, -errno,
-				"cannot sync the directory of %s: %s", path,
-				strerror(errno));
+				"%s is complete, but its directory could not be "
+				"synced (a crash may lose the new name): %s",
+				path, strerror(errno));
 	if (dfd >= 0)
 		close(dfd);
 	return ret;
@@ -287,16 +288,20 @@ save_open_tmp(struct image_save *s, const char *path)
 
 	strlcpy(dir, path, sizeof(dir));
 	strlcpy(base, path, sizeof(base));
-	n = snprintf(s->tmp, sizeof(s->tmp), "%s/.%s.tmp-%d", dirname(dir),
-			basename(base), (int)getpid());
+	n = snprintf(s->tmp, sizeof(s->tmp), "%s/.%s.tmp-XXXXXX", dirname(dir),
+			basename(base));
 	if (n < 0 || (size_t)n >= sizeof(s->tmp))
 		return malloc_image_err(&s->error, -ENAMETOOLONG,
 				"image path too long: %s", path);
-	s->fd = open(s->tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-	if (s->fd < 0)
-		return malloc_image_err(&s->error, -errno,
-				"cannot create %s: %s", s->tmp,
-				strerror(errno));
+	/* A new name (O_EXCL): never another save's file, nor a link. */
+	s->fd = mkostemp(s->tmp, O_CLOEXEC);
+	if (s->fd < 0) {
+		n = -errno;
+		malloc_image_err(&s->error, n, "cannot create %s: %s", s->tmp,
+				strerror(-n));
+		s->tmp[0] = '\0'; /* nothing of ours to remove */
+		return n;
+	}
 	return 0;
 }
 
