@@ -196,22 +196,21 @@ restore_fill(struct malloc_image_plan *p, char *err, size_t len)
 {
 	const struct eal_options *opts = eal_options_get();
 	struct malloc_image_reader r = {
-		.strategy = opts->image_strategy,
+		.ops = malloc_image_strategy_of(opts->image_strategy),
 		.n_threads = opts->image_threads,
 		.img = p->img,
-		.fd = -1,
 	};
 	char why[256] = "";
 	int ret;
 
-	if (r.strategy == EAL_IMAGE_AUTO) {
-		r.strategy = malloc_image_pick(p->img, why, sizeof(why));
+	if (r.ops == NULL) {
+		r.ops = malloc_image_pick(p->img, why, sizeof(why));
 		EAL_LOG(NOTICE, "--memzone-image-strategy=auto: %s, because %s",
-				eal_image_strategy_name(r.strategy), why);
+				eal_image_strategy_name(r.ops->id), why);
 	}
 	restore_clear_zero_chunks(p->img);
 	ret = malloc_image_read_all(&r, err, len);
-	p->strategy = r.strategy;
+	p->strategy = r.ops->id;
 	p->n_threads = r.n_threads;
 	p->bytes_read = r.bytes_read;
 	return ret;

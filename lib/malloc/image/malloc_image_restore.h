@@ -17,6 +17,7 @@
  * every page mapped so far: nothing of a refused image stays.
  */
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -27,34 +28,61 @@
 /* The memzones of an image between the two steps. */
 struct malloc_image_plan;
 
+struct malloc_image_reader;
+
 /*
- * How an image's chunks get into memory that is mapped (and populated)
- * at their addresses: one per eager strategy of --memzone-image-strategy.
+ * One way of getting an image's stored chunks into memory mapped (and
+ * populated) at their addresses: one per eager --memzone-image-strategy,
+ * each in a file of its own (malloc_image_<name>.c).
  */
+struct malloc_image_strategy {
+	enum eal_image_strategy id;
+	size_t bounce_len; /* bytes of a per-thread buffer; 0: none */
+	/* Make the image readable as the strategy needs it. */
+	int (*open)(struct malloc_image_reader *r, char *err, size_t len);
+	/* Put chunk @p c at its address; @return 0 or a negative errno. */
+	int (*read)(const struct malloc_image_reader *r,
+			const struct malloc_image_chunk *c, void *bounce);
+	/* Undo open (also after a failed open). */
+	void (*close)(struct malloc_image_reader *r);
+};
+
+extern const struct malloc_image_strategy malloc_image_by_pread;
+extern const struct malloc_image_strategy malloc_image_by_mmap;
+extern const struct malloc_image_strategy malloc_image_by_direct;
+
+/* A read of an image under way. */
 struct malloc_image_reader {
-	enum eal_image_strategy strategy;
-	unsigned int n_threads;
+	const struct malloc_image_strategy *ops;
+	unsigned int n_threads; /* asked for (0: default), then used */
 	const struct rte_memzone_image *img;
-	int fd; /* the file, opened as the strategy needs it */
-	const unsigned char *map; /* the mapped image (mmap strategy) */
+	int fd; /* what the strategy reads, or -1 */
+	const unsigned char *map; /* the mapped image (mmap), or NULL */
 	uint64_t bytes_read;
 };
 
 /*
- * Read every stored chunk of @p r->img into memory, with the strategy and
- * threads of @p r (AUTO is resolved before).
+ * Read every stored chunk of @p r->img into memory with @p r->ops on
+ * @p r->n_threads threads, checking each chunk's sum where it landed.
  *
  * @return 0, or a negative errno with one line in @p err.
  */
 int malloc_image_read_all(
 		struct malloc_image_reader *r, char *err, size_t err_len);
 
+/* The strategy named @p s (not AUTO), or NULL. */
+const struct malloc_image_strategy *malloc_image_strategy_of(
+		enum eal_image_strategy s);
+
 /*
  * Resolve --memzone-image-strategy=auto for @p img: the pick and, in
  * @p why, the facts that made it.
  */
-enum eal_image_strategy malloc_image_pick(
+const struct malloc_image_strategy *malloc_image_pick(
 		const struct rte_memzone_image *img, char *why, size_t why_len);
+
+/* Whether the file system of @p img takes O_DIRECT (direct strategy). */
+bool malloc_image_direct_works(const struct rte_memzone_image *img);
 
 /*
  * Step one, at init (nothing without --memzone-image, or when kept
