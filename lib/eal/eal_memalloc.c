@@ -424,17 +424,26 @@ memalloc_map_kept_run(struct eal_mem *mem, unsigned int l, unsigned int idx,
 	return ret;
 }
 
-int
-eal_memalloc_map_kept(unsigned int l, unsigned int idx, unsigned int n,
-		char *err, size_t err_len)
+/* What maps one free run of a list's slots, at init. */
+typedef int (*memalloc_run_fn)(struct eal_mem *mem, unsigned int l,
+		unsigned int idx, unsigned int n, char *err, size_t err_len);
+
+/*
+ * Map the free runs of slots [@p idx, @p idx + @p n) of list @p l with
+ * @p fn; the slots already mapped are left as they are.
+ *
+ * @return the number of pages mapped, or @p fn's negative errno.
+ */
+static int
+memalloc_map_free_runs(unsigned int l, unsigned int idx, unsigned int n,
+		memalloc_run_fn fn, char *err, size_t err_len)
 {
 	struct eal_mem *mem = eal_mem_get();
 	const struct rte_memseg_list *msl;
 	unsigned int end = idx + n, run;
 	int i, ret, done = 0;
 
-	if (mem == NULL || mem->backing->kept == NULL ||
-			l >= mem->mcfg->n_lists)
+	if (mem == NULL || l >= mem->mcfg->n_lists)
 		return -EINVAL;
 	msl = &mem->mcfg->memsegs[l];
 	if (msl->external || end > msl->n_segs || end < idx)
@@ -443,8 +452,7 @@ eal_memalloc_map_kept(unsigned int l, unsigned int idx, unsigned int n,
 	while (i >= 0 && (unsigned int)i < end) {
 		run = RTE_MIN(eal_msl_run_len(mem->mcfg, msl, i),
 				end - (unsigned int)i);
-		ret = memalloc_map_kept_run(
-				mem, l, (unsigned int)i, run, err, err_len);
+		ret = fn(mem, l, (unsigned int)i, run, err, err_len);
 		if (ret < 0)
 			return ret;
 		done += (int)run;
@@ -454,56 +462,56 @@ eal_memalloc_map_kept(unsigned int l, unsigned int idx, unsigned int n,
 }
 
 int
-eal_memalloc_map_at(unsigned int l, unsigned int idx, unsigned int n, char *err,
-		size_t err_len)
+eal_memalloc_map_kept(unsigned int l, unsigned int idx, unsigned int n,
+		char *err, size_t err_len)
 {
 	struct eal_mem *mem = eal_mem_get();
-	const struct rte_memseg_list *msl;
-	unsigned int end = idx + n, run;
-	struct rte_memseg **ms;
-	int i, ret, done = 0;
 
-	if (mem == NULL || l >= mem->mcfg->n_lists)
+	if (mem == NULL || mem->backing->kept == NULL)
 		return -EINVAL;
-	msl = &mem->mcfg->memsegs[l];
-	if (msl->external || end > msl->n_segs || end < idx)
-		return -EINVAL;
+	return memalloc_map_free_runs(
+			l, idx, n, memalloc_map_kept_run, err, err_len);
+}
+
+/* Map the free run [idx, idx + n) of list @p l, within the limits. */
+static int
+memalloc_map_limited_run(struct eal_mem *mem, unsigned int l, unsigned int idx,
+		unsigned int n, char *err, size_t err_len)
+{
+	const struct rte_memseg_list *msl = &mem->mcfg->memsegs[l];
+	uint64_t cur = memalloc_socket_bytes(mem->mcfg, msl->socket_id);
+	struct rte_memseg **ms;
+	int ret;
+
+	/* The limits hold for memory that must be at an address too. */
+	if (eal_mem_event_validate(&mem->events, msl->socket_id, cur,
+			    cur + (uint64_t)n * msl->page_sz) < 0) {
+		snprintf(err, err_len,
+				"%u more pages of %" PRIu64
+				" kB would pass a memory limit of NUMA node %d "
+				"(--socket-limit, or a validator the application "
+				"registered)",
+				n, msl->page_sz >> 10, msl->socket_id);
+		return -EPERM;
+	}
 	ms = malloc(n * sizeof(*ms));
 	if (ms == NULL)
 		return -ENOMEM;
-	i = eal_msl_find_next(mem->mcfg, msl, idx, false);
-	while (i >= 0 && (unsigned int)i < end) {
-		uint64_t cur = memalloc_socket_bytes(mem->mcfg, msl->socket_id);
-
-		run = RTE_MIN(eal_msl_run_len(mem->mcfg, msl, i),
-				end - (unsigned int)i);
-		/* The limits hold for memory that must be at an address too. */
-		if (eal_mem_event_validate(&mem->events, msl->socket_id, cur,
-				    cur + (uint64_t)run * msl->page_sz) < 0) {
-			snprintf(err, err_len,
-					"%u more pages of %" PRIu64
-					" kB would pass a memory limit of "
-					"NUMA node %d (--socket-limit, or a "
-					"validator the application registered)",
-					run, msl->page_sz >> 10,
-					msl->socket_id);
-			free(ms);
-			return -EPERM;
-		}
-		ret = memalloc_map_run(mem, l, (unsigned int)i, run, ms);
-		if (ret < 0) {
-			snprintf(err, err_len,
-					"cannot map %u pages of %" PRIu64
-					" kB at %p: %s",
-					run, msl->page_sz >> 10,
-					eal_msl_slot_addr(msl, (unsigned int)i),
-					strerror(-ret));
-			free(ms);
-			return ret;
-		}
-		done += (int)run;
-		i = eal_msl_find_next(mem->mcfg, msl, i + run, false);
-	}
+	ret = memalloc_map_run(mem, l, idx, n, ms);
 	free(ms);
-	return done;
+	if (ret < 0)
+		snprintf(err, err_len,
+				"cannot map %u pages of %" PRIu64
+				" kB at %p: %s",
+				n, msl->page_sz >> 10,
+				eal_msl_slot_addr(msl, idx), strerror(-ret));
+	return ret;
+}
+
+int
+eal_memalloc_map_at(unsigned int l, unsigned int idx, unsigned int n, char *err,
+		size_t err_len)
+{
+	return memalloc_map_free_runs(
+			l, idx, n, memalloc_map_limited_run, err, err_len);
 }
