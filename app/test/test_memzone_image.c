@@ -356,6 +356,18 @@ mi_sort_lines(char *buf, size_t len)
 	free(copy);
 }
 
+/* The "Z" and "E" lines of @p out, sorted (see mi_sort_lines()). */
+static void
+mi_found(const char *out, char *buf, size_t len)
+{
+	char e[256];
+
+	mi_lines(out, 'Z', buf, len);
+	mi_lines(out, 'E', e, sizeof(e));
+	strlcat(buf, e, len);
+	mi_sort_lines(buf, len);
+}
+
 /* The bytes of zone @p i of @p img, summed with mi_fnv(). */
 static int
 mi_image_zone_fnv(
@@ -461,7 +473,7 @@ static int
 mi_save_body(struct mi_case *c)
 {
 	char in_proc[PATH_MAX], by_tool[PATH_MAX], out[8192];
-	char made[4096], found[4096], lines[4096];
+	char made[4096], found[4096];
 	char *tool_save[] = { NULL, (char *)(uintptr_t) "save",
 		(char *)(uintptr_t) "--huge-dir", c->dir,
 		(char *)(uintptr_t) "--file-prefix", c->prefix,
@@ -479,10 +491,7 @@ mi_save_body(struct mi_case *c)
 	snprintf(by_tool, sizeof(by_tool), "%s/by-tool.img", c->img_dir);
 	TEST_ASSERT_SUCCESS(mi_run(c, "mi_make", in_proc, &res), "make");
 	TEST_ASSERT_EQUAL(res.exit_code, 0, "make: %s", res.output);
-	mi_lines(res.output, 'Z', made, sizeof(made));
-	mi_lines(res.output, 'E', lines, sizeof(lines));
-	strlcat(made, lines, sizeof(made));
-	mi_sort_lines(made, sizeof(made));
+	mi_found(res.output, made, sizeof(made));
 	TEST_ASSERT_STR_CONTAINS(res.output, "S 6 ", "six saved");
 
 	/* The image written by the running process. */
@@ -521,10 +530,7 @@ mi_save_body(struct mi_case *c)
 	/* The tool left the kept memzones as they were. */
 	TEST_ASSERT_SUCCESS(mi_run(c, "mi_show", NULL, &res), "show");
 	TEST_ASSERT_EQUAL(res.exit_code, 0, "show: %s", res.output);
-	mi_lines(res.output, 'Z', found, sizeof(found));
-	mi_lines(res.output, 'E', lines, sizeof(lines));
-	strlcat(found, lines, sizeof(found));
-	mi_sort_lines(found, sizeof(found));
+	mi_found(res.output, found, sizeof(found));
 	TEST_ASSERT(strcmp(made, found) == 0, "made\n%safter\n%s", made, found);
 	return TEST_SUCCESS;
 }
@@ -1021,17 +1027,14 @@ mi_restore_body(struct mi_case *c)
 	static const char *const elsewhere[] = {
 		"--base-virtaddr=0x300000000000", NULL
 	};
-	char img[PATH_MAX], made[4096], found[4096], lines[256];
+	char img[PATH_MAX], made[4096], found[4096];
 	struct test_child_result res;
 	unsigned int s;
 
 	snprintf(img, sizeof(img), "%s/restore.img", c->img_dir);
 	TEST_ASSERT_SUCCESS(mi_run(c, "mi_make", img, &res), "make");
 	TEST_ASSERT_EQUAL(res.exit_code, 0, "make: %s", res.output);
-	mi_lines(res.output, 'Z', made, sizeof(made));
-	mi_lines(res.output, 'E', lines, sizeof(lines));
-	strlcat(made, lines, sizeof(made));
-	mi_sort_lines(made, sizeof(made));
+	mi_found(res.output, made, sizeof(made));
 	for (s = 0; s < RTE_DIM(strategies); s++) {
 		/* The files are gone, as after a reboot. */
 		TEST_ASSERT_EQUAL(mi_forget(c), TEST_SUCCESS, "forget");
@@ -1039,10 +1042,7 @@ mi_restore_body(struct mi_case *c)
 				"restore");
 		TEST_ASSERT_EQUAL(res.exit_code, 0, "%s: %s", strategies[s][0],
 				res.output);
-		mi_lines(res.output, 'Z', found, sizeof(found));
-		mi_lines(res.output, 'E', lines, sizeof(lines));
-		strlcat(found, lines, sizeof(found));
-		mi_sort_lines(found, sizeof(found));
+		mi_found(res.output, found, sizeof(found));
 		TEST_ASSERT(strcmp(made, found) == 0,
 				"%s %s: made\n%sfound\n%s", strategies[s][0],
 				strategies[s][1] ? strategies[s][1] : "", made,
@@ -1059,10 +1059,7 @@ mi_restore_body(struct mi_case *c)
 	TEST_ASSERT_SUCCESS(mi_restore_run(c, img, NULL, &res), "again");
 	TEST_ASSERT_EQUAL(res.exit_code, 0, "again: %s", res.output);
 	TEST_ASSERT_STR_CONTAINS(res.output, "is not read", "files first");
-	mi_lines(res.output, 'Z', found, sizeof(found));
-	mi_lines(res.output, 'E', lines, sizeof(lines));
-	strlcat(found, lines, sizeof(found));
-	mi_sort_lines(found, sizeof(found));
+	mi_found(res.output, found, sizeof(found));
 	TEST_ASSERT(strcmp(made, found) == 0, "kept: made\n%sfound\n%s", made,
 			found);
 
@@ -1077,10 +1074,7 @@ mi_restore_body(struct mi_case *c)
 			"cannot be brought back from its files", "reboot");
 	TEST_ASSERT_STR_CONTAINS(
 			res.output, "brought back 6 memzones", "reboot");
-	mi_lines(res.output, 'Z', found, sizeof(found));
-	mi_lines(res.output, 'E', lines, sizeof(lines));
-	strlcat(found, lines, sizeof(found));
-	mi_sort_lines(found, sizeof(found));
+	mi_found(res.output, found, sizeof(found));
 	TEST_ASSERT(strcmp(made, found) == 0, "reboot: made\n%sfound\n%s", made,
 			found);
 
