@@ -32,6 +32,7 @@
 #include "eal_options.h"
 #include "eal_hugepage_info.h"
 #include "eal_mem_event.h"
+#include "eal_memalloc.h"
 #include "eal_mp.h"
 #include "linux/eal_runtime.h"
 
@@ -47,11 +48,14 @@ struct eal_backing {
 	/*
 	 * Map slots [idx, idx + n) of list @p l at their addresses and fault
 	 * them in. dirty[i] is set when page idx + i may hold data from an
-	 * earlier mapping. On failure every slot is back to reserved address
-	 * space and no file this call created remains.
+	 * earlier mapping. With EAL_MAP_EMPTY, earlier data is dropped
+	 * instead, and nothing is allocated or faulted in (the mapping still
+	 * reserves the pages); -ENOTSUP where the backing cannot. On failure
+	 * every slot is back to reserved address space and no file this call
+	 * created remains.
 	 */
 	int (*map)(struct eal_mem *mem, unsigned int l, unsigned int idx,
-			unsigned int n, bool *dirty);
+			unsigned int n, enum eal_map_fill fill, bool *dirty);
 	/* Give slots [idx, idx + n) back; their address space stays reserved. */
 	int (*unmap)(struct eal_mem *mem, unsigned int l, unsigned int idx,
 			unsigned int n);

@@ -90,22 +90,29 @@ memalloc_fill(struct eal_mem *mem, unsigned int l, unsigned int idx,
 /* Map one run of free slots and record it. */
 static int
 memalloc_map_run(struct eal_mem *mem, unsigned int l, unsigned int idx,
-		unsigned int n, struct rte_memseg **ms)
+		unsigned int n, enum eal_map_fill fill, struct rte_memseg **ms)
 {
 	struct rte_memseg_list *msl = &mem->mcfg->memsegs[l];
 	struct eal_numa_saved numa;
 	int ret, node = -1;
 	bool *dirty;
 
+	/*
+	 * An empty page has no physical address yet, and asking for its
+	 * node would fault it in: IOVA as VA only, the node unchecked.
+	 */
+	if (fill == EAL_MAP_EMPTY && mem->pagemap_fd >= 0)
+		return -ENOTSUP;
 	dirty = calloc(n, sizeof(*dirty));
 	if (dirty == NULL)
 		return -ENOMEM;
 	eal_numa_prefer(msl->socket_id, &numa);
-	ret = mem->backing->map(mem, l, idx, n, dirty);
+	ret = mem->backing->map(mem, l, idx, n, fill, dirty);
 	eal_numa_restore(&numa);
 	if (ret == 0) {
-		ret = eal_numa_check(eal_msl_slot_addr(msl, idx), msl->page_sz,
-				n, msl->socket_id, &node);
+		if (fill == EAL_MAP_POPULATED)
+			ret = eal_numa_check(eal_msl_slot_addr(msl, idx),
+					msl->page_sz, n, msl->socket_id, &node);
 		if (ret == -EXDEV)
 			EAL_LOG(ERR, "pages for node %d landed on node %d",
 					msl->socket_id, node);
@@ -176,10 +183,12 @@ memalloc_fill_list(struct eal_mem *mem, unsigned int l, struct rte_memseg **ms,
 		idx = memalloc_find(mem, l, n - *done, exact, &len);
 		if (idx < 0 || len == 0)
 			return -ENOSPC;
-		ret = memalloc_map_run(mem, l, idx, len, &ms[*done]);
+		ret = memalloc_map_run(mem, l, idx, len, EAL_MAP_POPULATED,
+				&ms[*done]);
 		while (ret == -ENOMEM && !exact && len > 1) {
 			len /= 2;
-			ret = memalloc_map_run(mem, l, idx, len, &ms[*done]);
+			ret = memalloc_map_run(mem, l, idx, len,
+					EAL_MAP_POPULATED, &ms[*done]);
 		}
 		if (ret < 0)
 			return ret;
@@ -385,7 +394,8 @@ eal_memalloc_page_sizes(int socket, uint64_t *sizes, unsigned int max)
 /* Map the free run [idx, idx + n) of list @p l from kept files. */
 static int
 memalloc_map_kept_run(struct eal_mem *mem, unsigned int l, unsigned int idx,
-		unsigned int n, char *err, size_t err_len)
+		unsigned int n, enum eal_map_fill fill, char *err,
+		size_t err_len)
 {
 	struct rte_memseg_list *msl = &mem->mcfg->memsegs[l];
 	struct rte_memseg **ms;
@@ -402,7 +412,7 @@ memalloc_map_kept_run(struct eal_mem *mem, unsigned int l, unsigned int idx,
 	ms = malloc(n * sizeof(*ms));
 	if (ms == NULL)
 		return -ENOMEM;
-	ret = memalloc_map_run(mem, l, idx, n, ms);
+	ret = memalloc_map_run(mem, l, idx, n, fill, ms);
 	while (ret == 0 && !empty && i < n)
 		empty = (ms[i++]->flags & RTE_MEMSEG_FLAG_DIRTY) == 0;
 	if (empty) {
@@ -426,7 +436,8 @@ memalloc_map_kept_run(struct eal_mem *mem, unsigned int l, unsigned int idx,
 
 /* What maps one free run of a list's slots, at init. */
 typedef int (*memalloc_run_fn)(struct eal_mem *mem, unsigned int l,
-		unsigned int idx, unsigned int n, char *err, size_t err_len);
+		unsigned int idx, unsigned int n, enum eal_map_fill fill,
+		char *err, size_t err_len);
 
 /*
  * Map the free runs of slots [@p idx, @p idx + @p n) of list @p l with
@@ -436,7 +447,8 @@ typedef int (*memalloc_run_fn)(struct eal_mem *mem, unsigned int l,
  */
 static int
 memalloc_map_free_runs(unsigned int l, unsigned int idx, unsigned int n,
-		memalloc_run_fn fn, char *err, size_t err_len)
+		memalloc_run_fn fn, enum eal_map_fill fill, char *err,
+		size_t err_len)
 {
 	struct eal_mem *mem = eal_mem_get();
 	const struct rte_memseg_list *msl;
@@ -452,7 +464,7 @@ memalloc_map_free_runs(unsigned int l, unsigned int idx, unsigned int n,
 	while (i >= 0 && (unsigned int)i < end) {
 		run = RTE_MIN(eal_msl_run_len(mem->mcfg, msl, i),
 				end - (unsigned int)i);
-		ret = fn(mem, l, (unsigned int)i, run, err, err_len);
+		ret = fn(mem, l, (unsigned int)i, run, fill, err, err_len);
 		if (ret < 0)
 			return ret;
 		done += (int)run;
@@ -469,14 +481,15 @@ eal_memalloc_map_kept(unsigned int l, unsigned int idx, unsigned int n,
 
 	if (mem == NULL || mem->backing->kept == NULL)
 		return -EINVAL;
-	return memalloc_map_free_runs(
-			l, idx, n, memalloc_map_kept_run, err, err_len);
+	return memalloc_map_free_runs(l, idx, n, memalloc_map_kept_run,
+			EAL_MAP_POPULATED, err, err_len);
 }
 
 /* Map the free run [idx, idx + n) of list @p l, within the limits. */
 static int
 memalloc_map_limited_run(struct eal_mem *mem, unsigned int l, unsigned int idx,
-		unsigned int n, char *err, size_t err_len)
+		unsigned int n, enum eal_map_fill fill, char *err,
+		size_t err_len)
 {
 	const struct rte_memseg_list *msl = &mem->mcfg->memsegs[l];
 	uint64_t cur = memalloc_socket_bytes(mem->mcfg, msl->socket_id);
@@ -497,7 +510,7 @@ memalloc_map_limited_run(struct eal_mem *mem, unsigned int l, unsigned int idx,
 	ms = malloc(n * sizeof(*ms));
 	if (ms == NULL)
 		return -ENOMEM;
-	ret = memalloc_map_run(mem, l, idx, n, ms);
+	ret = memalloc_map_run(mem, l, idx, n, fill, ms);
 	free(ms);
 	if (ret < 0)
 		snprintf(err, err_len,
@@ -509,9 +522,9 @@ memalloc_map_limited_run(struct eal_mem *mem, unsigned int l, unsigned int idx,
 }
 
 int
-eal_memalloc_map_at(unsigned int l, unsigned int idx, unsigned int n, char *err,
-		size_t err_len)
+eal_memalloc_map_at(unsigned int l, unsigned int idx, unsigned int n,
+		enum eal_map_fill fill, char *err, size_t err_len)
 {
-	return memalloc_map_free_runs(
-			l, idx, n, memalloc_map_limited_run, err, err_len);
+	return memalloc_map_free_runs(l, idx, n, memalloc_map_limited_run, fill,
+			err, err_len);
 }

@@ -23,6 +23,16 @@
 #include <rte_memory.h>
 
 /*
+ * What a page holds once mapped. A lazy memory image (uffd-copy) needs
+ * pages that are not there yet: userfaultfd hands it the first touch of
+ * each, and it fills the page in the same step as the kernel allocates it.
+ */
+enum eal_map_fill {
+	EAL_MAP_POPULATED, /* allocated and faulted in */
+	EAL_MAP_EMPTY, /* reserved but not allocated: no data, no fault yet */
+};
+
+/*
  * Map @p n pages of @p page_sz on node @p socket.
  *
  * @param exact
@@ -88,11 +98,14 @@ int eal_memalloc_map_kept(unsigned int l, unsigned int idx, unsigned int n,
  * page its file kept, dirty); the slots already mapped are left as they
  * are. For memory that must be at given addresses (a memory image). The
  * memory limits (--socket-limit, the validators) hold as for heap growth.
+ * With @p fill EAL_MAP_EMPTY the pages are reserved but left for a
+ * userfaultfd to fill: no earlier data, no fault, and IOVA as VA only.
  *
  * @return the number of pages this call mapped, or a negative errno with
- *   one line in @p err (-EPERM: a limit refused).
+ *   one line in @p err (-EPERM: a limit refused; -ENOTSUP: empty pages
+ *   asked for with IOVA as PA, or of a backing without files).
  */
 int eal_memalloc_map_at(unsigned int l, unsigned int idx, unsigned int n,
-		char *err, size_t err_len);
+		enum eal_map_fill fill, char *err, size_t err_len);
 
 #endif /* _EAL_MEMALLOC_H_ */

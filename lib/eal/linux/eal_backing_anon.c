@@ -15,7 +15,7 @@
 
 static int
 anon_map(struct eal_mem *mem, unsigned int l, unsigned int idx, unsigned int n,
-		bool *dirty)
+		enum eal_map_fill fill, bool *dirty)
 {
 	const struct rte_memseg_list *msl = &mem->mcfg->memsegs[l];
 	void *addr = eal_msl_slot_addr(msl, idx);
@@ -23,6 +23,9 @@ anon_map(struct eal_mem *mem, unsigned int l, unsigned int idx, unsigned int n,
 	unsigned int i;
 	int ret;
 
+	/* Anonymous memory has no page cache to fill lazily. */
+	if (fill != EAL_MAP_POPULATED)
+		return -ENOTSUP;
 	for (i = 0; i < n; i++)
 		dirty[i] = false;
 	ret = eal_os_map_anon(addr, len);

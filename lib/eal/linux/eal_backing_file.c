@@ -16,6 +16,10 @@
  * then take. A mapping that fails all the same is followed by
  * re-reserving the slot.
  *
+ * A page mapped empty (EAL_MAP_EMPTY) is neither allocated nor faulted
+ * in, and a reused file's page is punched out: the shared mapping's
+ * hugetlb reservation is what makes its later allocation succeed.
+ *
  * A reused file (--huge-unlink=never) is dirty when it has a page
  * allocated (st_blocks > 0): a file that exists but was never faulted in
  * gives fresh, zeroed memory.
@@ -120,7 +124,8 @@ file_seg_fds(struct eal_mem *mem, unsigned int l)
 
 /* Serve slot @p idx from a memfd: its file's name is taken. */
 static int
-file_map_anon(struct eal_mem *mem, unsigned int l, unsigned int idx)
+file_map_anon(struct eal_mem *mem, unsigned int l, unsigned int idx,
+		enum eal_map_fill fill)
 {
 	const struct rte_memseg_list *msl = &mem->mcfg->memsegs[l];
 	struct eal_msl_local *loc = &mem->local[l];
@@ -139,7 +144,7 @@ file_map_anon(struct eal_mem *mem, unsigned int l, unsigned int idx)
 	if (fd < 0)
 		return fd;
 	ret = eal_os_truncate(fd, msl->page_sz);
-	if (ret == 0)
+	if (ret == 0 && fill == EAL_MAP_POPULATED)
 		ret = eal_os_allocate(fd, 0, msl->page_sz);
 	if (ret == 0)
 		ret = file_map_slot(msl, idx, fd);
@@ -166,8 +171,8 @@ file_anon_clear(struct eal_mem *mem, unsigned int l, unsigned int idx,
  * list at the same time: the memfd tables are changed under @p anon_lock.
  */
 static int
-file_map_one(struct eal_mem *mem, unsigned int l, unsigned int idx, bool *dirty,
-		pthread_mutex_t *anon_lock)
+file_map_one(struct eal_mem *mem, unsigned int l, unsigned int idx,
+		enum eal_map_fill fill, bool *dirty, pthread_mutex_t *anon_lock)
 {
 	const struct rte_memseg_list *msl = &mem->mcfg->memsegs[l];
 	struct eal_hugefile_found f;
@@ -183,7 +188,7 @@ file_map_one(struct eal_mem *mem, unsigned int l, unsigned int idx, bool *dirty,
 				"memory this run and is not kept",
 				path, f.why);
 		pthread_mutex_lock(anon_lock);
-		ret = file_map_anon(mem, l, idx);
+		ret = file_map_anon(mem, l, idx, fill);
 		pthread_mutex_unlock(anon_lock);
 		return ret;
 	}
@@ -194,7 +199,10 @@ file_map_one(struct eal_mem *mem, unsigned int l, unsigned int idx, bool *dirty,
 	if (fd < 0)
 		return fd;
 	ret = 0;
-	if (!*dirty) {
+	if (fill == EAL_MAP_EMPTY && *dirty) {
+		ret = eal_os_punch_hole(fd, 0, msl->page_sz);
+		*dirty = ret < 0;
+	} else if (fill == EAL_MAP_POPULATED && !*dirty) {
 		ret = eal_os_allocate(fd, 0, msl->page_sz);
 		if (ret == -ENOSPC)
 			ret = -ENOMEM;
@@ -245,6 +253,7 @@ file_rollback(struct eal_mem *mem, unsigned int l, unsigned int idx,
 struct file_run {
 	struct eal_mem *mem;
 	unsigned int l, idx;
+	enum eal_map_fill fill;
 	bool *dirty;
 	pthread_mutex_t anon_lock; /* the list's memfd tables */
 };
@@ -254,8 +263,8 @@ file_run_one(void *arg, unsigned int i)
 {
 	struct file_run *r = arg;
 
-	return file_map_one(
-			r->mem, r->l, r->idx + i, &r->dirty[i], &r->anon_lock);
+	return file_map_one(r->mem, r->l, r->idx + i, r->fill, &r->dirty[i],
+			&r->anon_lock);
 }
 
 /*
@@ -265,10 +274,12 @@ file_run_one(void *arg, unsigned int i)
  */
 static int
 file_map(struct eal_mem *mem, unsigned int l, unsigned int idx, unsigned int n,
-		bool *dirty)
+		enum eal_map_fill fill, bool *dirty)
 {
 	const struct rte_memseg_list *msl = &mem->mcfg->memsegs[l];
-	struct file_run r = { .mem = mem, .l = l, .idx = idx, .dirty = dirty };
+	struct file_run r = {
+		.mem = mem, .l = l, .idx = idx, .fill = fill, .dirty = dirty
+	};
 	char path[PATH_MAX];
 	unsigned int i;
 	bool *mapped;
@@ -281,7 +292,7 @@ file_map(struct eal_mem *mem, unsigned int l, unsigned int idx, unsigned int n,
 	ret = eal_populate_run(eal_populate_threads(mem->opts, msl->socket_id),
 			msl->socket_id, n, file_run_one, &r, mapped);
 	pthread_mutex_destroy(&r.anon_lock);
-	if (ret == 0) {
+	if (ret == 0 && fill == EAL_MAP_POPULATED) {
 		ret = eal_os_populate(
 				eal_msl_slot_addr(msl, idx), n * msl->page_sz);
 		if (ret < 0)

@@ -214,18 +214,19 @@ single_close(struct eal_mem *mem, unsigned int l, bool remove)
 }
 
 /*
- * Map @p len bytes of @p fd at @p off exactly at @p addr and fault them
- * in. On failure the range is reserved address space again.
+ * Map @p len bytes of @p fd at @p off exactly at @p addr and, when
+ * @p populate, fault them in. On failure the range is reserved address
+ * space again.
  */
 static int
-range_map_fd(int fd, uint64_t off, void *addr, uint64_t len)
+range_map_fd(int fd, uint64_t off, void *addr, uint64_t len, bool populate)
 {
 	int ret = eal_os_map_shared(addr, len, fd, (off_t)off);
 
 	if (ret < 0 && eal_os_va_restore(addr, len) < 0)
 		EAL_LOG(CRIT, "address range at %p was taken by another mapping",
 				addr);
-	if (ret == 0) {
+	if (ret == 0 && populate) {
 		ret = eal_os_populate(addr, len);
 		if (ret < 0)
 			eal_os_va_unmap_keep(addr, len);
@@ -233,9 +234,32 @@ range_map_fd(int fd, uint64_t off, void *addr, uint64_t len)
 	return ret;
 }
 
+/*
+ * Drop what the file holds under slots [idx, idx + n), for pages that
+ * must come empty (EAL_MAP_EMPTY): they are then clean.
+ */
+static int
+range_empty(struct eal_msl_local *loc, uint64_t off, uint64_t len,
+		unsigned int n, bool *dirty)
+{
+	unsigned int i;
+	bool held = false;
+	int ret;
+
+	for (i = 0; i < n; i++)
+		held |= dirty[i];
+	if (!held)
+		return 0;
+	single_note_punched(loc, off);
+	ret = eal_os_punch_hole(loc->fd, off, len);
+	for (i = 0; ret == 0 && i < n; i++)
+		dirty[i] = false;
+	return ret;
+}
+
 static int
 range_map(struct eal_mem *mem, unsigned int l, unsigned int idx, unsigned int n,
-		range_open_t open_file, bool *dirty)
+		range_open_t open_file, enum eal_map_fill fill, bool *dirty)
 {
 	const struct rte_memseg_list *msl = &mem->mcfg->memsegs[l];
 	struct eal_msl_local *loc = &mem->local[l];
@@ -249,10 +273,15 @@ range_map(struct eal_mem *mem, unsigned int l, unsigned int idx, unsigned int n,
 		return ret;
 	for (i = 0; i < n; i++)
 		dirty[i] = bit_get(loc->may_hold_data, idx + i);
-	ret = off + len <= loc->whole_len ? 0 :
-					    eal_os_allocate(loc->fd, off, len);
+	if (fill == EAL_MAP_EMPTY)
+		ret = range_empty(loc, off, len, n, dirty);
+	else
+		ret = off + len <= loc->whole_len ?
+				0 :
+				eal_os_allocate(loc->fd, off, len);
 	if (ret == 0)
-		ret = range_map_fd(loc->fd, off, addr, len);
+		ret = range_map_fd(loc->fd, off, addr, len,
+				fill == EAL_MAP_POPULATED);
 	if (ret == 0) {
 		bits_set(loc->may_hold_data, idx, n, true);
 		return 0;
@@ -304,17 +333,17 @@ range_get_fd(struct eal_mem *mem, unsigned int l, unsigned int idx, int *fd,
 
 static int
 single_map(struct eal_mem *mem, unsigned int l, unsigned int idx,
-		unsigned int n, bool *dirty)
+		unsigned int n, enum eal_map_fill fill, bool *dirty)
 {
-	return range_map(mem, l, idx, n, single_open_file, dirty);
+	return range_map(mem, l, idx, n, single_open_file, fill, dirty);
 }
 
 /* A secondary's own growth: the list's file is the primary's. */
 static int
 single_map_shared(struct eal_mem *mem, unsigned int l, unsigned int idx,
-		unsigned int n, bool *dirty)
+		unsigned int n, enum eal_map_fill fill, bool *dirty)
 {
-	return range_map(mem, l, idx, n, single_open_shared, dirty);
+	return range_map(mem, l, idx, n, single_open_shared, fill, dirty);
 }
 
 static int
@@ -360,9 +389,9 @@ single_release(struct eal_mem *mem, unsigned int l)
 
 static int
 memfd_map(struct eal_mem *mem, unsigned int l, unsigned int idx, unsigned int n,
-		bool *dirty)
+		enum eal_map_fill fill, bool *dirty)
 {
-	return range_map(mem, l, idx, n, memfd_open, dirty);
+	return range_map(mem, l, idx, n, memfd_open, fill, dirty);
 }
 
 static int
@@ -388,7 +417,7 @@ single_attach(struct eal_mem *mem, unsigned int l, unsigned int idx,
 	if (ret < 0)
 		return ret;
 	/* Faulted in now: a page that is not there fails here, not later. */
-	ret = range_map_fd(loc->fd, off, addr, len);
+	ret = range_map_fd(loc->fd, off, addr, len, true);
 	/* Whoever maps them next finds what the mapper left. */
 	if (ret == 0)
 		bits_set(loc->may_hold_data, idx, n, true);

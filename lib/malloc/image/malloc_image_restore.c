@@ -155,8 +155,8 @@ restore_map_zone(const struct rte_mem_config *mcfg,
 				z->name, img->path);
 	first = eal_msl_addr_idx(msl, lo);
 	last = eal_msl_addr_idx(msl, hi);
-	ret = eal_memalloc_map_at(
-			l->msl_idx, first, last - first + 1, why, sizeof(why));
+	ret = eal_memalloc_map_at(l->msl_idx, first, last - first + 1,
+			EAL_MAP_POPULATED, why, sizeof(why));
 	if (ret < 0)
 		return malloc_image_err_out(err, len, ret,
 				"--memzone-image: memzone '%s': %s", z->name,
