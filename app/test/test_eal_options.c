@@ -784,7 +784,10 @@ test_memzone_image_parse(void)
 				"path of an image file" },
 		{ { "--memzone-image=a.img", "--memzone-image-strategy=uffd" },
 				"invalid value 'uffd' for --memzone-image-strategy: "
-				"expected auto, pread, mmap or direct" },
+				"expected auto, pread, mmap, direct or uffd-copy" },
+		{ { "--memzone-image=a.img", "--memzone-image-prefetch=no" },
+				"invalid value 'no' for --memzone-image-prefetch: "
+				"expected on or off" },
 		{ { "--memzone-image=a.img", "--memzone-image-threads=0" },
 				"invalid value '0' for --memzone-image-threads: "
 				"expected a number of threads from 1 to 64" },
@@ -807,6 +810,13 @@ test_memzone_image_parse(void)
 							EAL_IMAGE_DIRECT &&
 					opts.image_threads == 3,
 			"parsed");
+	TEST_ASSERT_EQUAL(PARSE("--memzone-image", "/x/a.img",
+					  "--memzone-image-strategy=uffd-copy",
+					  "--memzone-image-prefetch=off"),
+			4, "%s", err);
+	TEST_ASSERT(opts.image_strategy == EAL_IMAGE_UFFD_COPY &&
+					opts.image_no_prefetch,
+			"lazy parsed");
 	return CHECK_BAD(cases);
 }
 
@@ -1288,6 +1298,19 @@ static const struct bad_case conflict_cases[] = {
 	{ { "--memzone-image-threads=2" },
 			"option --memzone-image-threads needs --memzone-image: it "
 			"says how many threads read the image" },
+	{ { "--memzone-image-prefetch=off" },
+			"option --memzone-image-prefetch needs --memzone-image: "
+			"it says how a lazy strategy reads the image" },
+	{ { "--memzone-image=a.img", "--memzone-image-prefetch=on" },
+			"option --memzone-image-prefetch needs a lazy "
+			"--memzone-image-strategy (uffd-copy): the others read "
+			"the whole image at start" },
+	{ { "--memzone-image=a.img", "--memzone-image-strategy=uffd-copy",
+			  "--iova-mode=pa" },
+			"options --memzone-image-strategy=uffd-copy and "
+			"--iova-mode=pa" NOT_TOGETHER
+			"a page filled on first touch has no physical address at "
+			"start" },
 	{ { "--memzone-image=a.img", "--proc-type=secondary" },
 			"options --memzone-image and --proc-type=secondary" NOT_TOGETHER
 			"memzones are brought back by the primary process" },

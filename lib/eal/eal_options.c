@@ -70,8 +70,10 @@ static const char *const opt_expect[EAL_OPT_COUNT] = {
 	[EAL_OPT_IOVA_MODE] = "pa or va",
 	[EAL_OPT_KEEP_MEMZONES] = "nothing, or =discard-mismatch",
 	[EAL_OPT_MEMZONE_IMAGE] = "the path of an image file",
-	[EAL_OPT_MEMZONE_IMAGE_STRATEGY] = "auto, pread, mmap or direct",
+	[EAL_OPT_MEMZONE_IMAGE_STRATEGY] =
+			"auto, pread, mmap, direct or uffd-copy",
 	[EAL_OPT_MEMZONE_IMAGE_THREADS] = "a number of threads from 1 to 64",
+	[EAL_OPT_MEMZONE_IMAGE_PREFETCH] = "on or off",
 	[EAL_OPT_HUGE_TEXT] = "nothing, or =auto, =enforce, =thp or =off",
 	[EAL_OPT_HUGE_TEXT_LIBS] = "library names or prefixes separated by "
 				   "commas, e.g. libssl.so.3,libcrypto",
@@ -102,6 +104,7 @@ static const char *const image_strategy_names[] = {
 	[EAL_IMAGE_PREAD] = "pread",
 	[EAL_IMAGE_MMAP] = "mmap",
 	[EAL_IMAGE_DIRECT] = "direct",
+	[EAL_IMAGE_UFFD_COPY] = "uffd-copy",
 };
 
 /* What an option with an optional value means without one. */
@@ -490,6 +493,16 @@ opt_memzone_image_threads(struct eal_options *opts, const struct opt_ctx *ctx)
 	return 0;
 }
 
+static int
+opt_memzone_image_prefetch(struct eal_options *opts, const struct opt_ctx *ctx)
+{
+	if (strcmp(ctx->value, "on") != 0 && strcmp(ctx->value, "off") != 0)
+		return bad_value(ctx, "expected %s", opt_expect[ctx->id]);
+	opts->image_no_prefetch = strcmp(ctx->value, "off") == 0;
+	opts->image_prefetch_given = true;
+	return 0;
+}
+
 /* Names separated by commas: no empty name, no '/' (a base name). */
 static int
 opt_huge_text_libs(struct eal_options *opts, const struct opt_ctx *ctx)
@@ -771,6 +784,7 @@ static const opt_handler opt_handlers[EAL_OPT_COUNT] = {
 	[EAL_OPT_MEMZONE_IMAGE] = opt_memzone_image,
 	[EAL_OPT_MEMZONE_IMAGE_STRATEGY] = opt_memzone_image_strategy,
 	[EAL_OPT_MEMZONE_IMAGE_THREADS] = opt_memzone_image_threads,
+	[EAL_OPT_MEMZONE_IMAGE_PREFETCH] = opt_memzone_image_prefetch,
 	[EAL_OPT_HUGE_TEXT_PERF_MAP] = opt_switch,
 	[EAL_OPT_MALLOC_RETAIN] = opt_malloc_retain,
 	[EAL_OPT_MALLOC_DECAY] = opt_malloc_decay,
@@ -1148,8 +1162,24 @@ resolve_image_conflicts(const struct eal_options *o, char *err, size_t len)
 					"option --memzone-image-threads needs "
 					"--memzone-image: it says how many "
 					"threads read the image");
+		if (o->image_prefetch_given)
+			return set_err(err, len,
+					"option --memzone-image-prefetch needs "
+					"--memzone-image: it says how a lazy "
+					"strategy reads the image");
 		return 0;
 	}
+	if (o->image_prefetch_given && o->image_strategy != EAL_IMAGE_UFFD_COPY)
+		return set_err(err, len,
+				"option --memzone-image-prefetch needs a lazy "
+				"--memzone-image-strategy (uffd-copy): the "
+				"others read the whole image at start");
+	if (o->image_strategy == EAL_IMAGE_UFFD_COPY &&
+			o->iova_mode == RTE_IOVA_PA)
+		return conflict(err, len, "--memzone-image-strategy=uffd-copy",
+				"--iova-mode=pa",
+				"a page filled on first touch has no physical "
+				"address at start");
 	if (o->proc_type == RTE_PROC_SECONDARY)
 		return conflict(err, len, "--memzone-image",
 				"--proc-type=secondary",

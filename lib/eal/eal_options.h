@@ -70,10 +70,13 @@ enum eal_opt_arg {
 			"Bring memzones back from this image at start (with --keep-memzones: when the kept files do not hold them)") \
 	X(MEMZONE_IMAGE_STRATEGY, "memzone-image-strategy", 0, \
 			EAL_ARG_REQUIRED, "NAME", \
-			"How --memzone-image reads the image: auto (default; logs its pick), pread, mmap or direct") \
+			"How --memzone-image reads the image: auto (default; logs its pick), pread, mmap, direct, or uffd-copy (lazily, on first touch and in the background)") \
 	X(MEMZONE_IMAGE_THREADS, "memzone-image-threads", 0, EAL_ARG_REQUIRED, \
 			"N", \
 			"Threads reading the image (default: one per CPU, up to 8)") \
+	X(MEMZONE_IMAGE_PREFETCH, "memzone-image-prefetch", 0, \
+			EAL_ARG_REQUIRED, "on|off", \
+			"With a lazy strategy: read the pages nobody touched in the background (default on; off: only on first touch)") \
 	X(HUGE_TEXT, "huge-text", 0, EAL_ARG_OPTIONAL, "auto|enforce|thp|off", \
 			"Move the program's code and data onto huge pages (bare: auto)") \
 	X(HUGE_TEXT_LIBS, "huge-text-libs", 0, EAL_ARG_REQUIRED, "LIB,...", \
@@ -123,6 +126,7 @@ enum eal_image_strategy {
 	EAL_IMAGE_PREAD, /* pread() into the mapped pages */
 	EAL_IMAGE_MMAP, /* the image mapped, and copied */
 	EAL_IMAGE_DIRECT, /* O_DIRECT reads, past the page cache */
+	EAL_IMAGE_UFFD_COPY, /* lazily: userfaultfd fills each page touched */
 	EAL_IMAGE_STRATEGIES
 };
 
@@ -181,6 +185,8 @@ struct eal_options {
 	enum eal_image_strategy image_strategy; /* --memzone-image-strategy */
 	bool image_strategy_given;
 	uint32_t image_threads; /* --memzone-image-threads; 0: default */
+	bool image_no_prefetch; /* --memzone-image-prefetch=off */
+	bool image_prefetch_given;
 	enum rte_proc_type_t proc_type; /* RTE_PROC_PRIMARY by default */
 	enum rte_iova_mode iova_mode; /* RTE_IOVA_DC when not given */
 	uint64_t base_virtaddr; /* 0 when not given */

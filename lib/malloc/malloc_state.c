@@ -22,6 +22,7 @@
 #include "eal_subsys.h"
 #include "malloc_asan.h"
 #include "malloc_heap.h"
+#include "malloc_image_lazy.h"
 #include "malloc_image_restore.h"
 #include "malloc_keep.h"
 #include "malloc_trim.h"
@@ -138,6 +139,11 @@ malloc_state_init(struct rte_mem_config *mcfg, char *err, size_t err_len)
 		eal_mplock_init(&st->heaps[i].lock);
 	st->next_external_socket = MALLOC_EXTERNAL_SOCKET_BASE;
 	malloc_mz_table_init(&st->memzones);
+	/*
+	 * Before a lazy image's threads start: registering for the thread
+	 * fence waits for an RCU grace period once the process has threads.
+	 */
+	malloc_cache_init(mcfg);
 	rte_mcfg_mem_write_lock();
 	/*
 	 * Kept memzones' pages first, else an image's: the heaps then take
@@ -160,12 +166,12 @@ malloc_state_init(struct rte_mem_config *mcfg, char *err, size_t err_len)
 	free(plan);
 	malloc_image_plan_free(image);
 	rte_mcfg_mem_write_unlock();
-	if (ret == 0) {
-		malloc_cache_init(mcfg);
+	if (ret == 0)
 		ret = malloc_trim_start(mcfg, err, err_len);
-	}
-	if (ret < 0)
+	if (ret < 0) {
+		malloc_image_lazy_stop();
 		mcfg->malloc_off = 0;
+	}
 	return ret;
 }
 
@@ -188,6 +194,7 @@ static void
 malloc_state_cleanup(struct rte_mem_config *mcfg)
 {
 	malloc_trim_stop();
+	malloc_image_lazy_stop();
 	if (malloc_asan_enabled())
 		rte_memseg_contig_walk_thread_unsafe(state_unpoison_run, NULL);
 	/* The state dies with the config; only stop using it. */

@@ -94,6 +94,7 @@ direct_close(struct malloc_image_reader *r)
 
 const struct malloc_image_strategy malloc_image_by_direct = {
 	.id = EAL_IMAGE_DIRECT,
+	.fill = EAL_MAP_POPULATED,
 	.bounce_len = MALLOC_IMAGE_CHUNK + DIRECT_ALIGN,
 	.open = direct_open,
 	.read = direct_read,

@@ -49,6 +49,7 @@ mmap_close(struct malloc_image_reader *r)
 
 const struct malloc_image_strategy malloc_image_by_mmap = {
 	.id = EAL_IMAGE_MMAP,
+	.fill = EAL_MAP_POPULATED,
 	.open = mmap_open,
 	.read = mmap_read,
 	.close = mmap_close,

@@ -38,6 +38,7 @@ pread_close(struct malloc_image_reader *r)
 
 const struct malloc_image_strategy malloc_image_by_pread = {
 	.id = EAL_IMAGE_PREAD,
+	.fill = EAL_MAP_POPULATED,
 	.open = pread_open,
 	.read = pread_read,
 	.close = pread_close,

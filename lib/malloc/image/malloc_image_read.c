@@ -21,10 +21,11 @@
 
 #define READ_BOUNCE_ALIGN 4096U
 
-static const struct malloc_image_strategy *const read_strategies[] = {
+static const struct malloc_image_strategy *const strategies[] = {
 	&malloc_image_by_pread,
 	&malloc_image_by_mmap,
 	&malloc_image_by_direct,
+	&malloc_image_by_uffd_copy,
 };
 
 const struct malloc_image_strategy *
@@ -32,9 +33,9 @@ malloc_image_strategy_of(enum eal_image_strategy s)
 {
 	unsigned int i;
 
-	for (i = 0; i < RTE_DIM(read_strategies); i++)
-		if (read_strategies[i]->id == s)
-			return read_strategies[i];
+	for (i = 0; i < RTE_DIM(strategies); i++)
+		if (strategies[i]->id == s)
+			return strategies[i];
 	return NULL;
 }
 

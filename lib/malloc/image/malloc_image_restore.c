@@ -28,6 +28,7 @@
 #include "eal_memseg_list.h"
 #include "malloc_elem.h"
 #include "malloc_heap.h"
+#include "malloc_image_lazy.h"
 #include "malloc_image_restore.h"
 #include "malloc_image_threads.h"
 #include "malloc_keep.h"
@@ -35,7 +36,7 @@
 struct malloc_image_plan {
 	struct rte_memzone_image *img;
 	struct timespec start;
-	enum eal_image_strategy strategy;
+	const struct malloc_image_strategy *ops;
 	unsigned int n_threads;
 	uint64_t bytes_read;
 };
@@ -136,7 +137,8 @@ restore_check_zones(const struct rte_memzone_image *img, char *err, size_t len)
 static int
 restore_map_zone(const struct rte_mem_config *mcfg,
 		const struct rte_memzone_image *img,
-		const struct malloc_image_zone *z, char *err, size_t len)
+		const struct malloc_image_zone *z, enum eal_map_fill fill,
+		char *err, size_t len)
 {
 	const struct malloc_image_list *l = &img->lists[z->list];
 	const struct rte_memseg_list *msl = &mcfg->memsegs[l->msl_idx];
@@ -155,8 +157,14 @@ restore_map_zone(const struct rte_mem_config *mcfg,
 				z->name, img->path);
 	first = eal_msl_addr_idx(msl, lo);
 	last = eal_msl_addr_idx(msl, hi);
-	ret = eal_memalloc_map_at(l->msl_idx, first, last - first + 1,
-			EAL_MAP_POPULATED, why, sizeof(why));
+	ret = eal_memalloc_map_at(l->msl_idx, first, last - first + 1, fill,
+			why, sizeof(why));
+	if (ret == -ENOTSUP)
+		return malloc_image_err_out(err, len, ret,
+				"--memzone-image: memzone '%s': a lazy strategy "
+				"needs IOVA as VA (--iova-mode=va), this run "
+				"uses physical addresses",
+				z->name);
 	if (ret < 0)
 		return malloc_image_err_out(err, len, ret,
 				"--memzone-image: memzone '%s': %s", z->name,
@@ -191,26 +199,39 @@ restore_clear_zero_chunks(const struct rte_memzone_image *img)
 	}
 }
 
+/* The strategy asked for, or the one auto picks (and says why). */
+static const struct malloc_image_strategy *
+restore_strategy(const struct rte_memzone_image *img)
+{
+	const struct eal_options *opts = eal_options_get();
+	const struct malloc_image_strategy *ops;
+	char why[256] = "";
+
+	ops = malloc_image_strategy_of(opts->image_strategy);
+	if (ops != NULL)
+		return ops;
+	ops = malloc_image_pick(img, why, sizeof(why));
+	EAL_LOG(NOTICE, "--memzone-image-strategy=auto: %s, because %s",
+			eal_image_strategy_name(ops->id), why);
+	return ops;
+}
+
 static int
 restore_fill(struct malloc_image_plan *p, char *err, size_t len)
 {
 	const struct eal_options *opts = eal_options_get();
 	struct malloc_image_reader r = {
-		.ops = malloc_image_strategy_of(opts->image_strategy),
+		.ops = p->ops,
 		.n_threads = opts->image_threads,
+		.prefetch = !opts->image_no_prefetch,
 		.img = p->img,
 	};
-	char why[256] = "";
 	int ret;
 
-	if (r.ops == NULL) {
-		r.ops = malloc_image_pick(p->img, why, sizeof(why));
-		EAL_LOG(NOTICE, "--memzone-image-strategy=auto: %s, because %s",
-				eal_image_strategy_name(r.ops->id), why);
-	}
+	if (r.ops->start != NULL)
+		return r.ops->start(&r, err, len);
 	restore_clear_zero_chunks(p->img);
 	ret = malloc_image_read_all(&r, err, len);
-	p->strategy = r.ops->id;
 	p->n_threads = r.n_threads;
 	p->bytes_read = r.bytes_read;
 	return ret;
@@ -250,9 +271,11 @@ malloc_image_map(struct rte_mem_config *mcfg, bool kept,
 	ret = restore_check_layout(mcfg, p->img, err, err_len);
 	if (ret == 0)
 		ret = restore_check_zones(p->img, err, err_len);
+	if (ret == 0)
+		p->ops = restore_strategy(p->img);
 	for (i = 0; ret == 0 && i < p->img->hdr.n_zones; i++)
-		ret = restore_map_zone(
-				mcfg, p->img, &p->img->zones[i], err, err_len);
+		ret = restore_map_zone(mcfg, p->img, &p->img->zones[i],
+				p->ops->fill, err, err_len);
 	if (ret == 0)
 		ret = restore_fill(p, err, err_len);
 	if (ret < 0) {
@@ -301,8 +324,18 @@ malloc_image_restore(struct rte_mem_config *mcfg, struct malloc_image_plan *p,
 	for (uint32_t k = 0; i == n && k < n; k++)
 		malloc_keep_record(mcfg, (uint16_t)k,
 				&malloc_state_of(mcfg)->memzones.zones[k]);
-	ms = restore_ms_since(&p->start);
 	if (i == n)
+		malloc_image_lazy_prefetch();
+	ms = restore_ms_since(&p->start);
+	if (i == n && p->ops->start != NULL)
+		EAL_LOG(INFO,
+				"--memzone-image: brought back %" PRIu32
+				" memzones (%" PRIu64 " kB) from %s with %s in "
+				"%.3f ms; their bytes come on first touch",
+				img->hdr.n_zones, img->hdr.zone_bytes >> 10,
+				img->path, eal_image_strategy_name(p->ops->id),
+				ms);
+	else if (i == n)
 		EAL_LOG(INFO,
 				"--memzone-image: brought back %" PRIu32
 				" memzones (%" PRIu64 " kB, %" PRIu64
@@ -310,7 +343,7 @@ malloc_image_restore(struct rte_mem_config *mcfg, struct malloc_image_plan *p,
 				"%.3f ms",
 				img->hdr.n_zones, img->hdr.zone_bytes >> 10,
 				p->bytes_read >> 10, img->path,
-				eal_image_strategy_name(p->strategy),
+				eal_image_strategy_name(p->ops->id),
 				p->n_threads, ms);
 	rte_memzone_image_close(p->img);
 	free(p);

@@ -21,6 +21,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "eal_memalloc.h"
 #include "eal_memcfg.h"
 #include "eal_options.h"
 #include "malloc_image.h"
@@ -31,12 +32,15 @@ struct malloc_image_plan;
 struct malloc_image_reader;
 
 /*
- * One way of getting an image's stored chunks into memory mapped (and
- * populated) at their addresses: one per eager --memzone-image-strategy,
- * each in a file of its own (malloc_image_<name>.c).
+ * One way of getting an image's stored chunks into memory at their
+ * addresses: one per --memzone-image-strategy, each in a file of its own
+ * (malloc_image_<name>.c). An eager strategy reads every chunk into
+ * populated pages before init goes on (open, read, close); a lazy one
+ * takes over pages mapped empty and fills them later (start).
  */
 struct malloc_image_strategy {
 	enum eal_image_strategy id;
+	enum eal_map_fill fill; /* how the pages are mapped for it */
 	size_t bounce_len; /* bytes of a per-thread buffer; 0: none */
 	/* Make the image readable as the strategy needs it. */
 	int (*open)(struct malloc_image_reader *r, char *err, size_t len);
@@ -45,16 +49,20 @@ struct malloc_image_strategy {
 			const struct malloc_image_chunk *c, void *bounce);
 	/* Undo open (also after a failed open). */
 	void (*close)(struct malloc_image_reader *r);
+	/* Lazy: hand the pages over (malloc_image_lazy.h). */
+	int (*start)(struct malloc_image_reader *r, char *err, size_t len);
 };
 
 extern const struct malloc_image_strategy malloc_image_by_pread;
 extern const struct malloc_image_strategy malloc_image_by_mmap;
 extern const struct malloc_image_strategy malloc_image_by_direct;
+extern const struct malloc_image_strategy malloc_image_by_uffd_copy;
 
 /* A read of an image under way. */
 struct malloc_image_reader {
 	const struct malloc_image_strategy *ops;
 	unsigned int n_threads; /* asked for (0: default), then used */
+	bool prefetch; /* lazy: fill untouched pages in the background */
 	const struct rte_memzone_image *img;
 	int fd; /* what the strategy reads, or -1 */
 	const unsigned char *map; /* the mapped image (mmap), or NULL */

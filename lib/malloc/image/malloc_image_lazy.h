@@ -1,0 +1,98 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The rtemem authors
+ */
+
+#ifndef _MALLOC_IMAGE_LAZY_H_
+#define _MALLOC_IMAGE_LAZY_H_
+
+/*
+ * Lazy --memzone-image strategies: rte_eal_init() returns as soon as the
+ * pages under the memzones are mapped empty and registered with a
+ * userfaultfd. From then on a handler thread fills each page the process
+ * touches first, and prefetch threads fill the others in address order;
+ * a page is filled once, by whichever gets to it first (a claim per
+ * page). When every page is in, the registration goes and the threads
+ * end. The strategy says how a page is filled (malloc_image_uffd_*.c).
+ *
+ * A page that cannot be filled (the image became unreadable, or its
+ * bytes no longer match their sums) ends the process with one line
+ * saying why: the thread that touched it cannot go on without it, and
+ * neither a hang nor a SIGBUS says anything.
+ *
+ * This is per process state, like the trim thread's: the memory it
+ * fills is the process's own mapping.
+ */
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "malloc_image.h"
+
+/* One huge page under the memzones, and the chunks that fall in it. */
+struct malloc_image_lazy_page {
+	uint64_t addr;
+	uint64_t len; /* the page size */
+	uint64_t first_chunk; /* into the image's chunks, in address order */
+	uint64_t n_chunks;
+};
+
+struct malloc_image_lazy;
+
+/* How a lazy strategy fills pages. */
+struct malloc_image_lazy_ops {
+	const char *name; /* --memzone-image-strategy */
+	uint64_t features; /* UFFD_FEATURE_* it needs */
+	uint64_t mode; /* UFFDIO_REGISTER_MODE_* */
+	uint64_t ioctls; /* what the registration must offer: 1 << _UFFDIO_* */
+	/*
+	 * Fill page @p p and make it present (waking the threads that wait
+	 * on it), with @p bounce of the page's size to build it in.
+	 *
+	 * @return 0, or a negative errno with one line in @p err.
+	 */
+	int (*fill)(const struct malloc_image_lazy *lz,
+			const struct malloc_image_lazy_page *p, void *bounce,
+			char *err, size_t len);
+};
+
+/* The userfaultfd of @p lz, for the fill function's ioctls. */
+int malloc_image_lazy_uffd(const struct malloc_image_lazy *lz);
+
+/*
+ * Build @p p in @p bounce from the image of @p lz: the stored chunks read
+ * and checked, zeros everywhere else.
+ *
+ * @return 0, or a negative errno with one line in @p err.
+ */
+int malloc_image_lazy_build(const struct malloc_image_lazy *lz,
+		const struct malloc_image_lazy_page *p, void *bounce, char *err,
+		size_t len);
+
+/*
+ * Take over the pages under the memzones of @p img, mapped empty: register
+ * them with @p ops and start the handler. Nothing of @p img is used after
+ * this returns. When @p prefetch, up to @p n_threads prefetch threads
+ * (0: the default) come with malloc_image_lazy_prefetch().
+ *
+ * @return 0, or a negative errno with one line in @p err (the pages are
+ *   then as they were).
+ */
+int malloc_image_lazy_start(const struct malloc_image_lazy_ops *ops,
+		const struct rte_memzone_image *img, unsigned int n_threads,
+		bool prefetch, char *err, size_t len);
+
+/*
+ * Start the prefetch threads, once init has touched what it touches:
+ * started with the handler, they would take the CPUs and the pages init
+ * waits for. Nothing without a lazy restore (or prefetching) running.
+ */
+void malloc_image_lazy_prefetch(void);
+
+/*
+ * Stop filling (rte_eal_cleanup, or a failed init after the start) and
+ * wait for the threads. Pages never touched are left empty: the memory
+ * is about to go.
+ */
+void malloc_image_lazy_stop(void);
+
+#endif /* _MALLOC_IMAGE_LAZY_H_ */
