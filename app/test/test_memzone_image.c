@@ -21,7 +21,13 @@
  *           spread over the save: the path holds a complete image, the
  *           old one or the new one, and a temporary file left behind is
  *           refused, unless the kill came between its last write and its
- *           rename (then it is whole and passes verify).
+ *           rename (then it is whole and passes verify);
+ *  restore  every strategy brings the memzones back from an image whose
+ *           files are gone, byte for byte; another layout, a memory limit
+ *           and a damaged chunk are refused with nothing left;
+ *  lazy     uffd-copy with threads touching random pages first, with and
+ *           without prefetching; an image cut short under a running lazy
+ *           restore ends the process with one line, not a hang.
  *
  * Each case has its own prefix, hugetlbfs directory and image directory,
  * and removes them.
@@ -32,6 +38,7 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <pthread.h>
 #include <signal.h>
 #include <spawn.h>
 #include <stdio.h>
@@ -203,6 +210,59 @@ mi_child_show(int argc, char **argv)
 	return 0;
 }
 REGISTER_CHILD_ACTION(mi_show, mi_child_show)
+
+#define MI_TOUCHERS 4
+#define MI_TOUCHES 3000
+
+/* Read a byte of random 4 KB blocks of the "mi" memzones. */
+static void *
+mi_toucher(void *arg)
+{
+	uint64_t s = (uint64_t)(uintptr_t)arg * 0x9e3779b97f4a7c15ULL + 1;
+	const struct rte_memzone *mz;
+	volatile unsigned char sink = 0;
+	char name[16];
+	unsigned int k;
+
+	for (k = 0; k < MI_TOUCHES; k++) {
+		snprintf(name, sizeof(name), "mi%u",
+				(unsigned int)(mi_rand(&s) % 6));
+		mz = rte_memzone_lookup(name);
+		if (mz != NULL)
+			sink += ((const unsigned char *)mz->addr)[mi_rand(&s) %
+					mz->len];
+	}
+	RTE_SET_USED(sink);
+	return NULL;
+}
+
+/*
+ * Threads touch random pages at once (a lazy restore fills them as they
+ * come), then every memzone is read as mi_show does. With argument
+ * "hold", wait for the parent's signal first.
+ */
+static int
+mi_child_touch(int argc, char **argv)
+{
+	pthread_t t[MI_TOUCHERS];
+	unsigned int i, n = 0;
+
+	if (argc == 2 && strcmp(argv[1], "hold") == 0)
+		test_child_ready_hold();
+	for (i = 0; i < MI_TOUCHERS; i++)
+		if (pthread_create(&t[n], NULL, mi_toucher,
+				    (void *)(uintptr_t)(i + 1)) == 0)
+			n++;
+	for (i = 0; i < n; i++)
+		pthread_join(t[i], NULL);
+	if (n != MI_TOUCHERS) {
+		printf("started %u of %u threads\n", n, MI_TOUCHERS);
+		return 1;
+	}
+	mi_print_all();
+	return 0;
+}
+REGISTER_CHILD_ACTION(mi_touch, mi_child_touch)
 
 /* One big memzone of random data, then saves to argv[1] when told. */
 static int
@@ -602,6 +662,23 @@ mi_reseal(unsigned char *img, size_t len)
 }
 
 /* A good image of two memzones, in @p buf (malloc'd) and at @p path. */
+/* The bytes of file @p path, malloc'd. */
+static int
+mi_read_all(const char *path, unsigned char **buf, size_t *len)
+{
+	struct stat st;
+	int fd, ret;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	TEST_ASSERT(fd >= 0 && fstat(fd, &st) == 0, "open %s", path);
+	*len = (size_t)st.st_size;
+	*buf = malloc(*len);
+	ret = *buf == NULL ? -ENOMEM : malloc_image_pread(fd, *buf, *len, 0);
+	close(fd);
+	TEST_ASSERT_SUCCESS(ret, "read %s", path);
+	return TEST_SUCCESS;
+}
+
 static int
 mi_good_image(const char *path, unsigned char **buf, size_t *len)
 {
@@ -610,8 +687,7 @@ mi_good_image(const char *path, unsigned char **buf, size_t *len)
 	};
 	const struct rte_memzone *a, *b;
 	char err[512];
-	struct stat st;
-	int fd, ret;
+	int ret;
 
 	a = rte_memzone_reserve("mi_r0", 3u << 20, SOCKET_ID_ANY, 0);
 	b = rte_memzone_reserve("mi_r1", 64, SOCKET_ID_ANY, 0);
@@ -623,14 +699,7 @@ mi_good_image(const char *path, unsigned char **buf, size_t *len)
 	rte_memzone_free(a);
 	rte_memzone_free(b);
 	TEST_ASSERT_SUCCESS(ret, "save: %s", err);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	TEST_ASSERT(fd >= 0 && fstat(fd, &st) == 0, "open %s", path);
-	*len = (size_t)st.st_size;
-	*buf = malloc(*len);
-	ret = *buf == NULL ? -ENOMEM : malloc_image_pread(fd, *buf, *len, 0);
-	close(fd);
-	TEST_ASSERT_SUCCESS(ret, "read %s", path);
-	return TEST_SUCCESS;
+	return mi_read_all(path, buf, len);
 }
 
 /* Each way of breaking @p good (@p len bytes), refused at open. */
@@ -883,6 +952,32 @@ REGISTER_FAST_TEST(memzone_image_killed_autotest, NOHUGE_SKIP, ASAN_OK,
 /* ---- restore ---- */
 
 /*
+ * The arguments of a start with --memzone-image=@p img (in @p img_arg)
+ * and @p extra (NULL-terminated), the case's memory kept, and app
+ * argument @p app (may be NULL), into @p args (16 entries).
+ */
+static void
+mi_restore_args(const struct mi_case *c, const char *img,
+		const char *const *extra, const char *app, char *img_arg,
+		const char **args)
+{
+	const char *base[] = { c->dir_arg, c->prefix_arg, "--huge-unlink=never",
+		"--keep-memzones", "-m", "0", img_arg };
+	unsigned int n, i;
+
+	snprintf(img_arg, PATH_MAX + 32, "--memzone-image=%s", img);
+	for (n = 0; n < RTE_DIM(base); n++)
+		args[n] = base[n];
+	for (i = 0; extra != NULL && extra[i] != NULL && n < 13; i++)
+		args[n++] = extra[i];
+	if (app != NULL) {
+		args[n++] = "--";
+		args[n++] = app;
+	}
+	args[n] = NULL;
+}
+
+/*
  * Start with --memzone-image=@p img and @p extra (NULL-terminated), and
  * the case's memory kept; the memzones found, as mi_show prints them.
  */
@@ -891,14 +986,9 @@ mi_restore_run(const struct mi_case *c, const char *img,
 		const char *const *extra, struct test_child_result *res)
 {
 	char img_arg[PATH_MAX + 32];
-	const char *args[16] = { c->dir_arg, c->prefix_arg,
-		"--huge-unlink=never", "--keep-memzones", "-m", "0", img_arg };
-	unsigned int n = 7, i;
+	const char *args[16];
 
-	snprintf(img_arg, sizeof(img_arg), "--memzone-image=%s", img);
-	for (i = 0; extra != NULL && extra[i] != NULL; i++)
-		args[n++] = extra[i];
-	args[n] = NULL;
+	mi_restore_args(c, img, extra, NULL, img_arg, args);
 	return test_child_run("mi_show", args, res);
 }
 
@@ -968,19 +1058,12 @@ mi_damaged_restore(const struct mi_case *c, const char *img,
 	const struct malloc_image_hdr *h;
 	unsigned char *buf;
 	unsigned int i;
-	struct stat st;
 	uint64_t k;
 	size_t len;
-	int fd, ret;
+	int ret;
 
 	snprintf(bad, sizeof(bad), "%s.bad", img);
-	fd = open(img, O_RDONLY | O_CLOEXEC);
-	TEST_ASSERT(fd >= 0 && fstat(fd, &st) == 0, "open %s", img);
-	len = (size_t)st.st_size;
-	buf = malloc(len);
-	ret = buf == NULL ? -ENOMEM : malloc_image_pread(fd, buf, len, 0);
-	close(fd);
-	TEST_ASSERT_SUCCESS(ret, "read %s", img);
+	TEST_ASSERT_EQUAL(mi_read_all(img, &buf, &len), TEST_SUCCESS, "read");
 	/* The middle of the largest stored chunk. */
 	h = (const void *)buf;
 	ch = (const void *)(buf + h->meta_off +
@@ -1114,3 +1197,107 @@ test_memzone_image_restore(void)
 }
 REGISTER_FAST_TEST(memzone_image_restore_autotest, NOHUGE_SKIP, ASAN_OK,
 		test_memzone_image_restore);
+
+/*
+ * An image cut short under a lazy restore: the child, held after init
+ * (its first pages filled), then touches pages the image no longer has.
+ * It must end at once with the reason, not hang and not die of SIGBUS.
+ */
+static int
+mi_lazy_cut(const struct mi_case *c, const char *img)
+{
+	static const char *const lazy[] = {
+		"--memzone-image-strategy=uffd-copy", "--iova-mode=va",
+		"--memzone-image-prefetch=off", NULL
+	};
+	char cut[PATH_MAX + 8], img_arg[PATH_MAX + 32];
+	struct test_child_result res;
+	const char *args[16];
+	unsigned char *buf;
+	size_t len;
+	pid_t pid;
+
+	snprintf(cut, sizeof(cut), "%s.cut", img);
+	TEST_ASSERT_EQUAL(mi_read_all(img, &buf, &len), TEST_SUCCESS, "read");
+	TEST_ASSERT_SUCCESS(mi_write(cut, buf, len), "write %s", cut);
+	free(buf);
+	TEST_ASSERT_EQUAL(mi_forget(c), TEST_SUCCESS, "forget");
+	mi_restore_args(c, cut, lazy, "hold", img_arg, args);
+	pid = test_child_start("mi_touch", args, &res);
+	TEST_ASSERT(pid > 0, "start: %s", res.output);
+	TEST_ASSERT_SUCCESS(truncate(cut, 4096), "truncate");
+	TEST_ASSERT_SUCCESS(test_child_finish(pid, SIGUSR1, &res),
+			"the child hung");
+	TEST_ASSERT(res.exit_code == EXIT_FAILURE && res.signal == 0,
+			"exit %d signal %d: %s", res.exit_code, res.signal,
+			res.output);
+	TEST_ASSERT_STR_CONTAINS(
+			res.output, "cannot bring back the page at", "reason");
+	TEST_ASSERT_STR_CONTAINS(
+			res.output, "shorter than when opened", "reason");
+	mi_print_line(res.output, "cannot bring back the page at");
+	unlink(cut);
+	return mi_forget(c);
+}
+
+static int
+mi_lazy_body(struct mi_case *c)
+{
+	static const char *const runs[][5] = {
+		{ "--memzone-image-strategy=uffd-copy", "--iova-mode=va",
+				"--memzone-image-prefetch=off", NULL },
+		{ "--memzone-image-strategy=uffd-copy", "--iova-mode=va",
+				"--memzone-image-threads=1", NULL },
+		{ "--memzone-image-strategy=uffd-copy", "--iova-mode=va",
+				"--single-file-segments", NULL },
+	};
+	static const char *const pa[] = { "--memzone-image-strategy=uffd-copy",
+		"--iova-mode=pa", NULL };
+	char img[PATH_MAX], made[4096], found[4096], img_arg[PATH_MAX + 32];
+	struct test_child_result res;
+	const char *args[16];
+	unsigned int r;
+
+	snprintf(img, sizeof(img), "%s/lazy.img", c->img_dir);
+	TEST_ASSERT_SUCCESS(mi_run(c, "mi_make", img, &res), "make");
+	TEST_ASSERT_EQUAL(res.exit_code, 0, "make: %s", res.output);
+	mi_found(res.output, made, sizeof(made));
+	for (r = 0; r < RTE_DIM(runs); r++) {
+		TEST_ASSERT_EQUAL(mi_forget(c), TEST_SUCCESS, "forget");
+		mi_restore_args(c, img, runs[r], NULL, img_arg, args);
+		TEST_ASSERT_SUCCESS(
+				test_child_run("mi_touch", args, &res), "run");
+		TEST_ASSERT_EQUAL(res.exit_code, 0, "%s: %s", runs[r][2],
+				res.output);
+		mi_found(res.output, found, sizeof(found));
+		TEST_ASSERT(strcmp(made, found) == 0, "%s: made\n%sfound\n%s",
+				runs[r][2], made, found);
+		TEST_ASSERT_STR_CONTAINS(res.output, "filled on first touch)",
+				"%s: every page came in", runs[r][2]);
+		mi_print_line(res.output, "filled on first touch)");
+	}
+	TEST_ASSERT_EQUAL(mi_forget(c), TEST_SUCCESS, "forget");
+	TEST_ASSERT_SUCCESS(mi_restore_run(c, img, pa, &res), "pa");
+	TEST_ASSERT_EQUAL(res.exit_code, TEST_CHILD_INIT_FAILED, "%s",
+			res.output);
+	TEST_ASSERT_STR_CONTAINS(res.output,
+			"a page filled on first touch has no physical address",
+			"pa");
+	return mi_lazy_cut(c, img);
+}
+
+static int
+test_memzone_image_lazy(void)
+{
+	struct mi_case c;
+	int ret = mi_case_open(&c, "lazy");
+
+	if (ret != TEST_SUCCESS)
+		return ret;
+	ret = mi_lazy_body(&c);
+	if (mi_case_close(&c) != TEST_SUCCESS)
+		ret = TEST_FAILED;
+	return ret;
+}
+REGISTER_FAST_TEST(memzone_image_lazy_autotest, NOHUGE_SKIP, ASAN_OK,
+		test_memzone_image_lazy);
