@@ -105,77 +105,125 @@ iperf_make_image(struct iperf_ctx *c)
 	return 0;
 }
 
-/* One start: the child's "R init first all sum" line, parsed. */
+/* One start of a child with an image (or none), and what it measured. */
+struct strategy_run {
+	const char *strategy; /* NULL: no image */
+	const char *threads;
+	const char *prefetch; /* "on" or "off" (lazy strategies) */
+	const char *layout; /* "files" (one per page) or "single" */
+	double init_ms; /* rte_eal_init() */
+	double first_ms; /* then, a first byte of the memzone read */
+	double all_ms; /* then, every page of it read */
+	uint64_t sum;
+	char picked[16]; /* what auto picked */
+};
+
+/* Run @p s's child and parse its "R init first all sum" line. */
 static int
-strategy_start(const struct iperf_ctx *c, const char *strategy,
-		const char *threads, double *init_ms, double *all_ms,
-		uint64_t *sum, char *picked)
+strategy_start(const struct iperf_ctx *c, struct strategy_run *s)
 {
 	const char *args[] = { "restore", c->huge_dir, c->img_path,
-		strategy != NULL ? strategy : "none", threads, NULL };
+		s->strategy != NULL ? s->strategy : "none", s->threads,
+		s->prefetch != NULL ? s->prefetch : "on",
+		s->layout != NULL ? s->layout : "files", NULL };
 	const char *line, *pick;
 	char out[4096];
-	double first;
 
+	s->picked[0] = '\0';
 	if (run_child(c, args, out, sizeof(out)) != 0)
 		return -1;
 	line = strncmp(out, "R ", 2) == 0 ? out : strstr(out, "\nR ");
 	if (line == NULL ||
 			sscanf(line + (line != out), "R %lf %lf %lf %" SCNu64,
-					init_ms, &first, all_ms, sum) != 4)
+					&s->init_ms, &s->first_ms, &s->all_ms,
+					&s->sum) != 4)
 		return -1;
 	pick = strstr(out, "strategy=auto: ");
-	if (picked != NULL && pick != NULL)
-		sscanf(pick, "strategy=auto: %15[a-z-]", picked);
+	if (pick != NULL)
+		sscanf(pick, "strategy=auto: %15[a-z-]", s->picked);
 	return 0;
+}
+
+/*
+ * A row from a start: an eager strategy has everything there when init
+ * returns; a lazy one returns early and fills pages as they are read.
+ */
+static void
+strategy_row(struct iperf_row *r, const struct strategy_run *s, double base_ms,
+		uint64_t want_sum, bool lazy)
+{
+	double init = s->init_ms > base_ms ? s->init_ms - base_ms : 0.0;
+
+	r->first_ms = lazy ? init + s->first_ms : init;
+	r->all_ms = lazy ? init + s->all_ms : init;
+	r->ok = s->sum == want_sum;
+	snprintf(r->note, sizeof(r->note),
+			"start %.1f ms, %.1f of it without image%s%s%s",
+			s->init_ms, base_ms, s->picked[0] ? "; picked " : "",
+			s->picked,
+			lazy ? "; all = every page read after init" : "");
 }
 
 void
 iperf_strategies(struct iperf_ctx *c, bool cold)
 {
-	static const char *const names[][2] = {
-		{ "pread", "1" },
-		{ "pread", NULL },
-		{ "mmap", NULL },
-		{ "direct", NULL },
-		{ "auto", NULL },
+	/*
+	 * Strategy, threads (NULL: the run's; "default": the EAL's),
+	 * prefetch, layout.
+	 */
+	static const char *const names[][4] = {
+		{ "pread", "1", NULL, NULL },
+		{ "pread", NULL, NULL, NULL },
+		{ "mmap", NULL, NULL, NULL },
+		{ "direct", NULL, NULL, NULL },
+		{ "auto", NULL, NULL, NULL },
+		{ "uffd-copy", "default", "on", NULL },
+		{ "uffd-copy", "default", "on", "single" },
+		{ "uffd-copy", "default", "off", NULL },
 	};
-	double base_ms, init_ms, all_ms;
-	char threads[16], name[48], picked[16];
+	struct strategy_run base = { 0 }, s;
+	char threads[16], name[64];
 	struct iperf_row *r;
-	uint64_t sum;
 	unsigned int i;
 
 	snprintf(threads, sizeof(threads), "%u", c->threads);
-	if (strategy_start(c, NULL, threads, &base_ms, &all_ms, &sum, NULL) <
-			0) {
+	base.threads = threads;
+	if (strategy_start(c, &base) < 0) {
 		fprintf(stderr, "a start without the image failed\n");
 		return;
 	}
 	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
 		const char *t = names[i][1] != NULL ? names[i][1] : threads;
+		bool off = names[i][2] != NULL &&
+				strcmp(names[i][2], "off") == 0;
 
-		snprintf(name, sizeof(name), "%s, %s thread%s", names[i][0], t,
-				strcmp(t, "1") == 0 ? "" : "s");
+		if (off)
+			snprintf(name, sizeof(name), "%s, on touch only",
+					names[i][0]);
+		else if (strcmp(t, "default") == 0)
+			snprintf(name, sizeof(name), "%s, prefetch%s",
+					names[i][0],
+					names[i][3] != NULL ? ", 1 file" : "");
+		else
+			snprintf(name, sizeof(name), "%s, %s thread%s%s",
+					names[i][0], t,
+					strcmp(t, "1") == 0 ? "" : "s",
+					names[i][3] != NULL ? ", 1 file" : "");
 		r = iperf_row_add(c, "rtemem", name, cold);
 		if (r == NULL)
 			return;
 		if (cold)
 			iperf_drop_caches();
-		picked[0] = '\0';
-		if (strategy_start(c, names[i][0], t, &init_ms, &all_ms, &sum,
-				    picked) < 0) {
+		s = (struct strategy_run){ .strategy = names[i][0],
+			.threads = t,
+			.prefetch = names[i][2],
+			.layout = names[i][3] };
+		if (strategy_start(c, &s) < 0) {
 			snprintf(r->note, sizeof(r->note), "the start failed");
 			continue;
 		}
-		/* Eager: usable, and all there, when init returns. */
-		r->first_ms = (init_ms > base_ms ? init_ms - base_ms : 0.0);
-		r->all_ms = r->first_ms;
-		r->ok = sum == c->raw_sum;
-		snprintf(r->note, sizeof(r->note),
-				"start %.1f ms, %.1f of it without image%s%s",
-				init_ms, base_ms, picked[0] ? "; picked " : "",
-				picked);
+		strategy_row(r, &s, base.init_ms, c->raw_sum,
+				names[i][2] != NULL);
 	}
 }
 
@@ -183,10 +231,11 @@ iperf_strategies(struct iperf_ctx *c, bool cold)
 
 static int
 child_eal(const char *huge_dir, const char *prefix, const char *image,
-		const char *strategy, const char *threads)
+		const char *strategy, const char *threads, const char *prefetch,
+		const char *layout)
 {
-	char dir_arg[600], img_arg[700], st_arg[64], th_arg[64];
-	char *argv[12];
+	char dir_arg[600], img_arg[700], st_arg[64], th_arg[64], pf_arg[64];
+	char *argv[16];
 	int n = 0;
 
 	snprintf(dir_arg, sizeof(dir_arg), "--huge-dir=%s", huge_dir);
@@ -196,6 +245,8 @@ child_eal(const char *huge_dir, const char *prefix, const char *image,
 	argv[n++] = (char *)(uintptr_t) "-m";
 	argv[n++] = (char *)(uintptr_t) "0";
 	argv[n++] = (char *)(uintptr_t) "--log-level=notice";
+	if (layout != NULL && strcmp(layout, "single") == 0)
+		argv[n++] = (char *)(uintptr_t) "--single-file-segments";
 	if (image != NULL && strategy != NULL && strcmp(strategy, "none")) {
 		snprintf(img_arg, sizeof(img_arg), "--memzone-image=%s", image);
 		snprintf(st_arg, sizeof(st_arg), "--memzone-image-strategy=%s",
@@ -204,7 +255,16 @@ child_eal(const char *huge_dir, const char *prefix, const char *image,
 				threads);
 		argv[n++] = img_arg;
 		argv[n++] = st_arg;
-		argv[n++] = th_arg;
+		if (strcmp(threads, "default") != 0)
+			argv[n++] = th_arg;
+	}
+	/* A lazy strategy: pages filled later have no physical address. */
+	if (image != NULL && strategy != NULL &&
+			strncmp(strategy, "uffd-", 5) == 0) {
+		snprintf(pf_arg, sizeof(pf_arg), "--memzone-image-prefetch=%s",
+				prefetch);
+		argv[n++] = pf_arg;
+		argv[n++] = (char *)(uintptr_t) "--iova-mode=va";
 	}
 	argv[n] = NULL;
 	return rte_eal_init(n, argv);
@@ -221,8 +281,8 @@ child_make(char **argv)
 	double t0;
 	FILE *f;
 
-	if (child_eal(argv[0], "--file-prefix=iperf-make", NULL, NULL, NULL) <
-			0)
+	if (child_eal(argv[0], "--file-prefix=iperf-make", NULL, NULL, NULL,
+			    NULL, NULL) < 0)
 		return 1;
 	mz = rte_memzone_reserve(ZONE_NAME, len, SOCKET_ID_ANY, 0);
 	f = fopen(argv[1], "r");
@@ -251,16 +311,26 @@ child_restore(char **argv)
 {
 	const struct rte_memzone *mz;
 	double t0 = iperf_now_ms(), init, first = 0;
+	volatile char byte;
 	uint64_t sum;
 
 	if (child_eal(argv[0], "--file-prefix=iperf-restore", argv[1], argv[2],
-			    argv[3]) < 0)
+			    argv[3], argv[4], argv[5]) < 0)
 		return 1;
 	init = iperf_now_ms() - t0;
 	mz = rte_memzone_lookup(ZONE_NAME);
 	if (strcmp(argv[2], "none") != 0 && mz == NULL)
 		return 2;
 	t0 = iperf_now_ms();
+	/*
+	 * A byte in the middle: init touched the first and last pages (heap
+	 * elements around the memzone), and prefetching is not there yet.
+	 */
+	if (mz != NULL) {
+		byte = ((const char *)mz->addr)[mz->len / 2];
+		(void)byte;
+		first = iperf_now_ms() - t0;
+	}
 	sum = mz == NULL ? 0 : iperf_page_sum(mz->addr, mz->len);
 	printf("R %.3f %.3f %.3f %" PRIu64 "\n", init, first,
 			iperf_now_ms() - t0, sum);
@@ -273,7 +343,7 @@ iperf_child(int argc, char **argv)
 {
 	if (argc == 5 && strcmp(argv[0], "make") == 0)
 		return child_make(argv + 1);
-	if (argc == 5 && strcmp(argv[0], "restore") == 0)
+	if (argc == 7 && strcmp(argv[0], "restore") == 0)
 		return child_restore(argv + 1);
 	return 100;
 }
