@@ -63,6 +63,15 @@ struct eal_backing {
 	int (*get_fd)(struct eal_mem *mem, unsigned int l, unsigned int idx,
 			int *fd, uint64_t *off);
 	/*
+	 * Map slot @p idx's file page a second time, anywhere, shared, into
+	 * @p view, leaving no descriptor open: a view through which a page
+	 * that a userfaultfd holds can be filled. May run beside any other
+	 * call: it reads only what a mapped slot keeps. NULL, or -ENOTSUP:
+	 * the page has no file to map again.
+	 */
+	int (*view)(struct eal_mem *mem, unsigned int l, unsigned int idx,
+			void **view);
+	/*
 	 * At exit, after the list's address space is gone: drop descriptors
 	 * and remove files as the --huge-unlink mode says.
 	 */

@@ -522,6 +522,24 @@ memalloc_map_limited_run(struct eal_mem *mem, unsigned int l, unsigned int idx,
 }
 
 int
+eal_memalloc_page_view(const void *addr, void **view)
+{
+	struct eal_mem *mem = eal_mem_get();
+	const struct rte_memseg_list *msl;
+	unsigned int l;
+
+	if (mem == NULL)
+		return -EINVAL;
+	msl = rte_mem_virt2memseg_list(addr);
+	if (msl == NULL || msl->external)
+		return -EINVAL;
+	l = (unsigned int)(msl - mem->mcfg->memsegs);
+	if (mem->backing->view == NULL)
+		return -ENOTSUP;
+	return mem->backing->view(mem, l, eal_msl_addr_idx(msl, addr), view);
+}
+
+int
 eal_memalloc_map_at(unsigned int l, unsigned int idx, unsigned int n,
 		enum eal_map_fill fill, char *err, size_t err_len)
 {

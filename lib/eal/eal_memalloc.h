@@ -108,4 +108,17 @@ int eal_memalloc_map_kept(unsigned int l, unsigned int idx, unsigned int n,
 int eal_memalloc_map_at(unsigned int l, unsigned int idx, unsigned int n,
 		enum eal_map_fill fill, char *err, size_t err_len);
 
+/*
+ * Map the mapped hugepage at @p addr a second time, elsewhere, through its
+ * file: a view to fill a page that a userfaultfd holds (its first touch
+ * in the process's own mapping waits for the fill). Takes no lock, so a
+ * thread serving faults may call it while init holds the memory lock.
+ * Unmap the view (its length is the page size) with munmap().
+ *
+ * @return 0, or a negative errno: -EINVAL (not a mapped hugepage of a
+ *   list), -ENOTSUP (no file to map again: --no-huge, or the file is
+ *   gone with --huge-unlink=always).
+ */
+int eal_memalloc_page_view(const void *addr, void **view);
+
 #endif /* _EAL_MEMALLOC_H_ */

@@ -320,6 +320,27 @@ file_map(struct eal_mem *mem, unsigned int l, unsigned int idx, unsigned int n,
 	return 0;
 }
 
+static int
+file_view(struct eal_mem *mem, unsigned int l, unsigned int idx, void **view)
+{
+	uint64_t page_sz = mem->mcfg->memsegs[l].page_sz;
+	char path[PATH_MAX];
+	int fd, ret;
+
+	if (file_is_anon(mem, l, idx))
+		return eal_os_map_view(
+				mem->local[l].seg_fds[idx], 0, page_sz, view);
+	if (mem->policy->unlink_after_map)
+		return -ENOTSUP; /* the file is gone */
+	file_path(mem, l, idx, path, sizeof(path));
+	fd = eal_os_open(path, O_RDWR, 0);
+	if (fd < 0)
+		return fd;
+	ret = eal_os_map_view(fd, 0, page_sz, view);
+	eal_os_close(fd);
+	return ret;
+}
+
 static void
 file_close_fds(struct eal_mem *mem, unsigned int l, unsigned int idx,
 		unsigned int n)
@@ -505,6 +526,7 @@ const struct eal_backing eal_backing_file = {
 	.uses_files = true,
 	.map = file_map,
 	.unmap = file_unmap,
+	.view = file_view,
 	.get_fd = file_get_fd,
 	.release = file_release,
 	.kept = file_kept,

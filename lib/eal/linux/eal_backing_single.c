@@ -332,6 +332,17 @@ range_get_fd(struct eal_mem *mem, unsigned int l, unsigned int idx, int *fd,
 }
 
 static int
+range_view(struct eal_mem *mem, unsigned int l, unsigned int idx, void **view)
+{
+	uint64_t page_sz = mem->mcfg->memsegs[l].page_sz;
+
+	if (mem->local[l].fd < 0)
+		return -ENOENT;
+	return eal_os_map_view(mem->local[l].fd, (uint64_t)idx * page_sz,
+			page_sz, view);
+}
+
+static int
 single_map(struct eal_mem *mem, unsigned int l, unsigned int idx,
 		unsigned int n, enum eal_map_fill fill, bool *dirty)
 {
@@ -461,6 +472,7 @@ const struct eal_backing eal_backing_single = {
 	.map = single_map,
 	.unmap = single_unmap,
 	.get_fd = range_get_fd,
+	.view = range_view,
 	.release = single_release,
 	.kept = single_kept,
 	.attach = single_attach,
@@ -474,6 +486,7 @@ const struct eal_backing eal_backing_single_shared = {
 	.map = single_map_shared,
 	.unmap = single_unmap,
 	.get_fd = range_get_fd,
+	.view = range_view,
 	.release = single_release,
 	.attach = single_attach,
 	.detach = single_detach,
@@ -484,5 +497,6 @@ const struct eal_backing eal_backing_memfd = {
 	.map = memfd_map,
 	.unmap = memfd_unmap,
 	.get_fd = range_get_fd,
+	.view = range_view,
 	.release = memfd_release,
 };

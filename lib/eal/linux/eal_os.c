@@ -128,6 +128,18 @@ eal_os_map_shared(void *addr, size_t len, int fd, off_t off)
 }
 
 int
+eal_os_map_view(int fd, uint64_t off, size_t len, void **view)
+{
+	void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+			(off_t)off);
+
+	if (p == MAP_FAILED)
+		return -errno;
+	*view = p;
+	return 0;
+}
+
+int
 eal_os_map_anon(void *addr, size_t len)
 {
 	void *p = mmap(addr, len, PROT_READ | PROT_WRITE,

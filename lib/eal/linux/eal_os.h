@@ -60,6 +60,12 @@ int eal_os_va_restore(void *addr, size_t len);
  */
 int eal_os_map_shared(void *addr, size_t len, int fd, off_t off);
 
+/*
+ * Map @p len bytes of @p fd at @p off anywhere, shared and writable, into
+ * @p view. @return 0 or a negative errno.
+ */
+int eal_os_map_view(int fd, uint64_t off, size_t len, void **view);
+
 /* Map anonymous private memory exactly at @p addr (failure as above). */
 int eal_os_map_anon(void *addr, size_t len);
 
