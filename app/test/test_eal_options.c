@@ -784,7 +784,8 @@ test_memzone_image_parse(void)
 				"path of an image file" },
 		{ { "--memzone-image=a.img", "--memzone-image-strategy=uffd" },
 				"invalid value 'uffd' for --memzone-image-strategy: "
-				"expected auto, pread, mmap, direct or uffd-copy" },
+				"expected auto, pread, mmap, direct, uffd-copy or "
+				"uffd-minor" },
 		{ { "--memzone-image=a.img", "--memzone-image-prefetch=no" },
 				"invalid value 'no' for --memzone-image-prefetch: "
 				"expected on or off" },
@@ -1303,8 +1304,8 @@ static const struct bad_case conflict_cases[] = {
 			"it says how a lazy strategy reads the image" },
 	{ { "--memzone-image=a.img", "--memzone-image-prefetch=on" },
 			"option --memzone-image-prefetch needs a lazy "
-			"--memzone-image-strategy (uffd-copy): the others read "
-			"the whole image at start" },
+			"--memzone-image-strategy (uffd-copy or uffd-minor): the "
+			"others read the whole image at start" },
 	{ { "--memzone-image=a.img", "--memzone-image-strategy=uffd-copy",
 			  "--iova-mode=pa" },
 			"options --memzone-image-strategy=uffd-copy and "

@@ -71,7 +71,7 @@ static const char *const opt_expect[EAL_OPT_COUNT] = {
 	[EAL_OPT_KEEP_MEMZONES] = "nothing, or =discard-mismatch",
 	[EAL_OPT_MEMZONE_IMAGE] = "the path of an image file",
 	[EAL_OPT_MEMZONE_IMAGE_STRATEGY] =
-			"auto, pread, mmap, direct or uffd-copy",
+			"auto, pread, mmap, direct, uffd-copy or uffd-minor",
 	[EAL_OPT_MEMZONE_IMAGE_THREADS] = "a number of threads from 1 to 64",
 	[EAL_OPT_MEMZONE_IMAGE_PREFETCH] = "on or off",
 	[EAL_OPT_HUGE_TEXT] = "nothing, or =auto, =enforce, =thp or =off",
@@ -105,6 +105,7 @@ static const char *const image_strategy_names[] = {
 	[EAL_IMAGE_MMAP] = "mmap",
 	[EAL_IMAGE_DIRECT] = "direct",
 	[EAL_IMAGE_UFFD_COPY] = "uffd-copy",
+	[EAL_IMAGE_UFFD_MINOR] = "uffd-minor",
 };
 
 /* What an option with an optional value means without one. */
@@ -1151,6 +1152,9 @@ resolve_keep_conflicts(const struct eal_options *o, char *err, size_t len)
 static int
 resolve_image_conflicts(const struct eal_options *o, char *err, size_t len)
 {
+	bool lazy = o->image_strategy == EAL_IMAGE_UFFD_COPY ||
+			o->image_strategy == EAL_IMAGE_UFFD_MINOR;
+
 	if (o->memzone_image[0] == '\0') {
 		if (o->image_strategy_given)
 			return set_err(err, len,
@@ -1169,14 +1173,17 @@ resolve_image_conflicts(const struct eal_options *o, char *err, size_t len)
 					"strategy reads the image");
 		return 0;
 	}
-	if (o->image_prefetch_given && o->image_strategy != EAL_IMAGE_UFFD_COPY)
+	if (o->image_prefetch_given && !lazy)
 		return set_err(err, len,
 				"option --memzone-image-prefetch needs a lazy "
-				"--memzone-image-strategy (uffd-copy): the "
-				"others read the whole image at start");
-	if (o->image_strategy == EAL_IMAGE_UFFD_COPY &&
-			o->iova_mode == RTE_IOVA_PA)
-		return conflict(err, len, "--memzone-image-strategy=uffd-copy",
+				"--memzone-image-strategy (uffd-copy or "
+				"uffd-minor): the others read the whole image "
+				"at start");
+	if (lazy && o->iova_mode == RTE_IOVA_PA)
+		return conflict(err, len,
+				o->image_strategy == EAL_IMAGE_UFFD_COPY ?
+						"--memzone-image-strategy=uffd-copy" :
+						"--memzone-image-strategy=uffd-minor",
 				"--iova-mode=pa",
 				"a page filled on first touch has no physical "
 				"address at start");

@@ -70,7 +70,7 @@ enum eal_opt_arg {
 			"Bring memzones back from this image at start (with --keep-memzones: when the kept files do not hold them)") \
 	X(MEMZONE_IMAGE_STRATEGY, "memzone-image-strategy", 0, \
 			EAL_ARG_REQUIRED, "NAME", \
-			"How --memzone-image reads the image: auto (default; logs its pick), pread, mmap, direct, or uffd-copy (lazily, on first touch and in the background)") \
+			"How --memzone-image reads the image: auto (default; logs its pick), pread, mmap, direct, or lazily, on first touch and in the background, uffd-copy or uffd-minor") \
 	X(MEMZONE_IMAGE_THREADS, "memzone-image-threads", 0, EAL_ARG_REQUIRED, \
 			"N", \
 			"Threads reading the image (default: one per CPU, up to 8)") \
@@ -127,6 +127,7 @@ enum eal_image_strategy {
 	EAL_IMAGE_MMAP, /* the image mapped, and copied */
 	EAL_IMAGE_DIRECT, /* O_DIRECT reads, past the page cache */
 	EAL_IMAGE_UFFD_COPY, /* lazily: userfaultfd fills each page touched */
+	EAL_IMAGE_UFFD_MINOR, /* lazily: filled through the file, then mapped */
 	EAL_IMAGE_STRATEGIES
 };
 

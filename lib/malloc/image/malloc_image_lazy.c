@@ -180,6 +180,10 @@ lazy_bounce_get(const struct malloc_image_lazy *lz, struct lazy_bounce *b,
 	const size_t align = 2u << 20;
 	uint64_t max = 0, i;
 
+	b->map = NULL;
+	b->buf = NULL;
+	if (!lz->ops->bounce)
+		return 0;
 	for (i = 0; i < lz->n_pages; i++)
 		max = RTE_MAX(max, lz->pages[i].len);
 	b->map_len = max + align;

@@ -44,9 +44,11 @@ struct malloc_image_lazy_ops {
 	uint64_t features; /* UFFD_FEATURE_* it needs */
 	uint64_t mode; /* UFFDIO_REGISTER_MODE_* */
 	uint64_t ioctls; /* what the registration must offer: 1 << _UFFDIO_* */
+	bool bounce; /* fill() builds pages in a buffer of its own */
 	/*
 	 * Fill page @p p and make it present (waking the threads that wait
-	 * on it), with @p bounce of the page's size to build it in.
+	 * on it), with @p bounce of the page's size to build it in (NULL
+	 * without ops->bounce).
 	 *
 	 * @return 0, or a negative errno with one line in @p err.
 	 */

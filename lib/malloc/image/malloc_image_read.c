@@ -26,6 +26,7 @@ static const struct malloc_image_strategy *const strategies[] = {
 	&malloc_image_by_mmap,
 	&malloc_image_by_direct,
 	&malloc_image_by_uffd_copy,
+	&malloc_image_by_uffd_minor,
 };
 
 const struct malloc_image_strategy *

@@ -57,6 +57,7 @@ extern const struct malloc_image_strategy malloc_image_by_pread;
 extern const struct malloc_image_strategy malloc_image_by_mmap;
 extern const struct malloc_image_strategy malloc_image_by_direct;
 extern const struct malloc_image_strategy malloc_image_by_uffd_copy;
+extern const struct malloc_image_strategy malloc_image_by_uffd_minor;
 
 /* A read of an image under way. */
 struct malloc_image_reader {

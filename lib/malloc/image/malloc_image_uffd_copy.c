@@ -59,6 +59,7 @@ static const struct malloc_image_lazy_ops uffd_copy_ops = {
 	.features = UFFD_FEATURE_MISSING_HUGETLBFS,
 	.mode = UFFDIO_REGISTER_MODE_MISSING,
 	.ioctls = (uint64_t)1 << _UFFDIO_COPY,
+	.bounce = true,
 	.fill = uffd_copy_fill,
 };
 

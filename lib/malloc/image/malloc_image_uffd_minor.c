@@ -1,0 +1,124 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The rtemem authors
+ */
+
+/*
+ * --memzone-image-strategy=uffd-minor: pages are mapped empty and
+ * registered for missing and minor faults. A page is filled in place,
+ * through a second mapping of its hugetlbfs file (eal_memalloc_page_view:
+ * the chunks read straight into it and checked there, zeros around
+ * them), then UFFDIO_CONTINUE maps the page-cache page into the
+ * process's own mapping. No buffer and no second copy, whatever the page
+ * size (1 GB pages need no 1 GB buffer), but the kernel clears the page
+ * when the view first touches it. A thread touching the page between the
+ * fill and the CONTINUE takes a minor fault, served by the same claim
+ * (malloc_image_lazy.c).
+ */
+
+#include <errno.h>
+#include <linux/userfaultfd.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+
+#include "eal_memalloc.h"
+#include "malloc_image_lazy.h"
+#include "malloc_image_restore.h"
+#include "malloc_image_threads.h"
+
+static int
+uffd_minor_fill(const struct malloc_image_lazy *lz,
+		const struct malloc_image_lazy_page *p, void *bounce, char *err,
+		size_t len)
+{
+	struct uffdio_continue co;
+	void *view;
+	int ret;
+
+	RTE_SET_USED(bounce);
+	ret = eal_memalloc_page_view((const void *)(uintptr_t)p->addr, &view);
+	/* Given back since (its memzone freed): nothing waits for it. */
+	if (ret == -EINVAL)
+		return 0;
+	if (ret < 0)
+		return malloc_image_err_out(err, len, ret,
+				"cannot map its file a second time: %s",
+				strerror(-ret));
+	ret = malloc_image_lazy_build(lz, p, view, err, len);
+	munmap(view, p->len);
+	if (ret < 0)
+		return ret;
+	do {
+		memset(&co, 0, sizeof(co));
+		co.range.start = p->addr;
+		co.range.len = p->len;
+		ret = ioctl(malloc_image_lazy_uffd(lz), UFFDIO_CONTINUE, &co);
+	} while (ret < 0 && errno == EAGAIN && co.mapped <= 0);
+	if (ret == 0 || errno == ENOENT)
+		return 0;
+	if (errno == EEXIST)
+		return malloc_image_err_out(err, len, -EEXIST,
+				"it was mapped before it was filled");
+	return malloc_image_err_out(err, len, -errno, "UFFDIO_CONTINUE: %s",
+			strerror(errno));
+}
+
+static const struct malloc_image_lazy_ops uffd_minor_ops = {
+	.name = "uffd-minor",
+	.features = UFFD_FEATURE_MISSING_HUGETLBFS |
+			UFFD_FEATURE_MINOR_HUGETLBFS,
+	.mode = UFFDIO_REGISTER_MODE_MISSING | UFFDIO_REGISTER_MODE_MINOR,
+	.ioctls = (uint64_t)1 << _UFFDIO_CONTINUE,
+	.bounce = false,
+	.fill = uffd_minor_fill,
+};
+
+/*
+ * Whether the pages have files to map a second time, found before the
+ * start rather than at the first fault.
+ */
+static int
+uffd_minor_probe(const struct rte_memzone_image *img, char *err, size_t len)
+{
+	void *view;
+	int ret;
+
+	if (img->hdr.n_zones == 0)
+		return 0;
+	ret = eal_memalloc_page_view(
+			(const void *)(uintptr_t)img->zones[0].addr, &view);
+	if (ret < 0)
+		return malloc_image_err_out(err, len, ret,
+				"--memzone-image-strategy=uffd-minor fills pages "
+				"through their hugepage files, which this run "
+				"%s",
+				ret == -ENOTSUP ? "does not keep (it needs a "
+						  "--huge-unlink mode other "
+						  "than always)" :
+						  "cannot map again");
+	munmap(view, img->lists[img->zones[0].list].page_sz);
+	return 0;
+}
+
+static int
+uffd_minor_start(struct malloc_image_reader *r, char *err, size_t len)
+{
+	char why[768];
+	int ret;
+
+	ret = uffd_minor_probe(r->img, err, len);
+	if (ret < 0)
+		return ret;
+	ret = malloc_image_lazy_start(&uffd_minor_ops, r->img, r->n_threads,
+			r->prefetch, why, sizeof(why));
+	if (ret < 0)
+		return malloc_image_err_out(err, len, ret,
+				"--memzone-image-strategy=uffd-minor: %s", why);
+	return 0;
+}
+
+const struct malloc_image_strategy malloc_image_by_uffd_minor = {
+	.id = EAL_IMAGE_UFFD_MINOR,
+	.fill = EAL_MAP_EMPTY,
+	.start = uffd_minor_start,
+};
