@@ -25,9 +25,10 @@
  *  restore  every strategy brings the memzones back from an image whose
  *           files are gone, byte for byte; another layout, a memory limit
  *           and a damaged chunk are refused with nothing left;
- *  lazy     uffd-copy with threads touching random pages first, with and
- *           without prefetching; an image cut short under a running lazy
- *           restore ends the process with one line, not a hang.
+ *  lazy     uffd-copy and uffd-minor with threads touching random pages
+ *           first, with and without prefetching; an image cut short
+ *           under a running lazy restore ends the process with one line,
+ *           not a hang.
  *
  * Each case has its own prefix, hugetlbfs directory and image directory,
  * and removes them.
@@ -1204,12 +1205,10 @@ REGISTER_FAST_TEST(memzone_image_restore_autotest, NOHUGE_SKIP, ASAN_OK,
  * It must end at once with the reason, not hang and not die of SIGBUS.
  */
 static int
-mi_lazy_cut(const struct mi_case *c, const char *img)
+mi_lazy_cut(const struct mi_case *c, const char *img, const char *strategy)
 {
-	static const char *const lazy[] = {
-		"--memzone-image-strategy=uffd-copy", "--iova-mode=va",
-		"--memzone-image-prefetch=off", NULL
-	};
+	const char *const lazy[] = { strategy, "--iova-mode=va",
+		"--memzone-image-prefetch=off", NULL };
 	char cut[PATH_MAX + 8], img_arg[PATH_MAX + 32];
 	struct test_child_result res;
 	const char *args[16];
@@ -1240,6 +1239,29 @@ mi_lazy_cut(const struct mi_case *c, const char *img)
 	return mi_forget(c);
 }
 
+/* uffd-minor fills pages through their files: refused without them. */
+static int
+mi_minor_unlinked(const struct mi_case *c, const char *img)
+{
+	char img_arg[PATH_MAX + 32];
+	const char *args[] = { c->dir_arg, c->prefix_arg, "-m", "0",
+		"--huge-unlink=always", "--iova-mode=va",
+		"--memzone-image-strategy=uffd-minor", img_arg, NULL };
+	struct test_child_result res;
+
+	snprintf(img_arg, sizeof(img_arg), "--memzone-image=%s", img);
+	TEST_ASSERT_EQUAL(mi_forget(c), TEST_SUCCESS, "forget");
+	TEST_ASSERT_SUCCESS(test_child_run("mi_show", args, &res), "run");
+	TEST_ASSERT_EQUAL(res.exit_code, TEST_CHILD_INIT_FAILED, "%s",
+			res.output);
+	TEST_ASSERT_STR_CONTAINS(res.output,
+			"fills pages through their hugepage files, which this "
+			"run does not keep",
+			"reason");
+	TEST_ASSERT_EQUAL(test_dir_count(c->dir, "map"), 0, "pages left");
+	return TEST_SUCCESS;
+}
+
 static int
 mi_lazy_body(struct mi_case *c)
 {
@@ -1249,6 +1271,10 @@ mi_lazy_body(struct mi_case *c)
 		{ "--memzone-image-strategy=uffd-copy", "--iova-mode=va",
 				"--memzone-image-threads=1", NULL },
 		{ "--memzone-image-strategy=uffd-copy", "--iova-mode=va",
+				"--single-file-segments", NULL },
+		{ "--memzone-image-strategy=uffd-minor", "--iova-mode=va",
+				"--memzone-image-prefetch=off", NULL },
+		{ "--memzone-image-strategy=uffd-minor", "--iova-mode=va",
 				"--single-file-segments", NULL },
 	};
 	static const char *const pa[] = { "--memzone-image-strategy=uffd-copy",
@@ -1267,13 +1293,15 @@ mi_lazy_body(struct mi_case *c)
 		mi_restore_args(c, img, runs[r], NULL, img_arg, args);
 		TEST_ASSERT_SUCCESS(
 				test_child_run("mi_touch", args, &res), "run");
-		TEST_ASSERT_EQUAL(res.exit_code, 0, "%s: %s", runs[r][2],
-				res.output);
+		TEST_ASSERT_EQUAL(res.exit_code, 0, "%s %s: %s", runs[r][0],
+				runs[r][2], res.output);
 		mi_found(res.output, found, sizeof(found));
-		TEST_ASSERT(strcmp(made, found) == 0, "%s: made\n%sfound\n%s",
+		TEST_ASSERT(strcmp(made, found) == 0,
+				"%s %s: made\n%sfound\n%s", runs[r][0],
 				runs[r][2], made, found);
 		TEST_ASSERT_STR_CONTAINS(res.output, "filled on first touch)",
-				"%s: every page came in", runs[r][2]);
+				"%s %s: every page came in", runs[r][0],
+				runs[r][2]);
 		mi_print_line(res.output, "filled on first touch)");
 	}
 	TEST_ASSERT_EQUAL(mi_forget(c), TEST_SUCCESS, "forget");
@@ -1283,7 +1311,12 @@ mi_lazy_body(struct mi_case *c)
 	TEST_ASSERT_STR_CONTAINS(res.output,
 			"a page filled on first touch has no physical address",
 			"pa");
-	return mi_lazy_cut(c, img);
+	TEST_ASSERT_EQUAL(mi_minor_unlinked(c, img), TEST_SUCCESS,
+			"uffd-minor without files");
+	TEST_ASSERT_EQUAL(mi_lazy_cut(c, img,
+					  "--memzone-image-strategy=uffd-copy"),
+			TEST_SUCCESS, "uffd-copy, image cut short");
+	return mi_lazy_cut(c, img, "--memzone-image-strategy=uffd-minor");
 }
 
 static int
