@@ -180,6 +180,8 @@ iperf_strategies(struct iperf_ctx *c, bool cold)
 		{ "uffd-copy", "default", "on", NULL },
 		{ "uffd-copy", "default", "on", "single" },
 		{ "uffd-copy", "default", "off", NULL },
+		{ "uffd-minor", "default", "on", NULL },
+		{ "uffd-minor", "default", "on", "single" },
 	};
 	struct strategy_run base = { 0 }, s;
 	char threads[16], name[64];
