@@ -29,7 +29,34 @@
 
 #define ATTACH_WAIT_US 1000 /* between looks at a primary still starting */
 
-/* Map the config once the primary has finished rte_eal_init(). */
+/*
+ * 1 while the primary's lazy memory image still fills pages that this
+ * process would map empty (wait), 0 once they are all in, or a negative
+ * errno when they may never all be (filled on touch only).
+ */
+static int
+attach_filled(const struct rte_mem_config *mcfg, char *err, size_t err_len)
+{
+	switch (__atomic_load_n(&mcfg->image_filling, __ATOMIC_ACQUIRE)) {
+	case EAL_IMAGE_FILLED:
+		return 0;
+	case EAL_IMAGE_FILLING:
+		return 1;
+	default:
+		snprintf(err, err_len,
+				"the primary process of this file prefix brings "
+				"its memzones back from a memory image on first "
+				"touch only (--memzone-image-prefetch=off), and "
+				"pages it has not touched yet would be mapped "
+				"here empty");
+		return -EBUSY;
+	}
+}
+
+/*
+ * Map the config once the primary has finished rte_eal_init() and a lazy
+ * memory image of its has filled every page.
+ */
 static int
 attach_config(struct eal_mem *mem, const struct eal_runtime *rt, char *err,
 		size_t err_len)
@@ -58,8 +85,11 @@ attach_config(struct eal_mem *mem, const struct eal_runtime *rt, char *err,
 		}
 		if (mem->mcfg != NULL &&
 				__atomic_load_n(&mem->mcfg->ready,
-						__ATOMIC_ACQUIRE))
-			return 0;
+						__ATOMIC_ACQUIRE)) {
+			ret = attach_filled(mem->mcfg, err, err_len);
+			if (ret <= 0)
+				return ret;
+		}
 		if (eal_runtime_alive(path) != 1) {
 			snprintf(err, err_len,
 					"the primary process of this file prefix "

@@ -25,7 +25,7 @@
 #include <rte_spinlock.h>
 
 #define EAL_MCFG_MAGIC 0x524d454dU /* "MEMR" */
-#define EAL_MCFG_VERSION 5
+#define EAL_MCFG_VERSION 6
 #define EAL_MCFG_MAX_DIRS 4 /* hugetlbfs directories: one per page size */
 #define EAL_MP_MAX_PROCS 32 /* processes of a prefix at once */
 
@@ -105,6 +105,8 @@ struct rte_mem_config {
 	uint8_t keep_memzones; /* 1: the primary keeps memzones */
 	uint8_t mp_shared; /* 1 once a secondary attached: fences and
 			    * heap poisoning must span processes */
+	uint8_t image_filling; /* enum eal_image_filling: a lazy memory
+				* image still fills the primary's pages */
 	struct eal_mcfg_dir dirs[EAL_MCFG_MAX_DIRS];
 	uint32_t file_list[RTE_MAX_MEMSEG_LISTS]; /* each list's number in
 						   * file names */
@@ -113,6 +115,17 @@ struct rte_mem_config {
 	uint32_t mp_round; /* last round number handed out */
 	struct eal_mp_proc procs[EAL_MP_MAX_PROCS];
 	uint64_t lcore_owner[RTE_MAX_LCORE]; /* process id, or 0 */
+};
+
+/*
+ * Whether a lazy --memzone-image strategy still fills pages, which a
+ * secondary must not map before they are filled: its fault would give
+ * the file an empty page in their place.
+ */
+enum eal_image_filling {
+	EAL_IMAGE_FILLED, /* nothing to fill (or no image) */
+	EAL_IMAGE_FILLING, /* being filled by prefetch threads: wait */
+	EAL_IMAGE_FILLING_ON_TOUCH, /* filled only as touched: may never end */
 };
 
 /* The address of @p off bytes into the region. */

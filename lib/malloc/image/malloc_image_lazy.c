@@ -64,6 +64,7 @@ struct malloc_image_lazy {
 	pthread_t handler;
 	pthread_t prefetch[LAZY_THREADS_MAX];
 	unsigned int n_prefetch; /* started */
+	uint8_t *filling; /* the config's image_filling */
 	unsigned int n_prefetch_want;
 };
 
@@ -319,6 +320,7 @@ lazy_finish(struct malloc_image_lazy *lz)
 		ioctl(lz->uffd, UFFDIO_UNREGISTER, &r);
 		i = j;
 	}
+	__atomic_store_n(lz->filling, EAL_IMAGE_FILLED, __ATOMIC_RELEASE);
 	EAL_LOG(INFO,
 			"--memzone-image-strategy=%s: all %" PRIu64
 			" pages of %s are in, %.3f ms after the start (%" PRIu64
@@ -564,8 +566,7 @@ lazy_n_prefetch(unsigned int asked, uint64_t n_pages)
 
 int
 malloc_image_lazy_start(const struct malloc_image_lazy_ops *ops,
-		const struct rte_memzone_image *img, unsigned int n_threads,
-		bool prefetch, char *err, size_t len)
+		const struct malloc_image_reader *r, char *err, size_t len)
 {
 	struct malloc_image_lazy *lz;
 	sigset_t all, old;
@@ -580,7 +581,8 @@ malloc_image_lazy_start(const struct malloc_image_lazy_ops *ops,
 	lz->ops = ops;
 	lz->uffd = lz->stop_fd = lz->img_fd = -1;
 	clock_gettime(CLOCK_MONOTONIC, &lz->t0);
-	ret = lazy_setup(lz, img, err, len);
+	lz->filling = r->filling;
+	ret = lazy_setup(lz, r->img, err, len);
 	/* The application's signals are not for these threads. */
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &old);
@@ -596,9 +598,13 @@ malloc_image_lazy_start(const struct malloc_image_lazy_ops *ops,
 		lazy_free(lz);
 		return ret;
 	}
-	lz->n_prefetch_want = prefetch ?
-			lazy_n_prefetch(n_threads, lz->n_pages) :
+	lz->n_prefetch_want = r->prefetch ?
+			lazy_n_prefetch(r->n_threads, lz->n_pages) :
 			0;
+	__atomic_store_n(lz->filling,
+			r->prefetch ? EAL_IMAGE_FILLING :
+				      EAL_IMAGE_FILLING_ON_TOUCH,
+			__ATOMIC_RELEASE);
 	lazy_running = lz;
 	EAL_LOG(INFO,
 			"--memzone-image-strategy=%s: %" PRIu64
@@ -644,6 +650,7 @@ malloc_image_lazy_stop(void)
 		pthread_join(lz->prefetch[i], NULL);
 	eventfd_write(lz->stop_fd, 1);
 	pthread_join(lz->handler, NULL);
+	__atomic_store_n(lz->filling, EAL_IMAGE_FILLED, __ATOMIC_RELEASE);
 	lazy_running = NULL;
 	lazy_free(lz);
 }

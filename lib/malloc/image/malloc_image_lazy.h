@@ -27,6 +27,7 @@
 #include <stdint.h>
 
 #include "malloc_image.h"
+#include "malloc_image_restore.h"
 
 /* One huge page under the memzones, and the chunks that fall in it. */
 struct malloc_image_lazy_page {
@@ -71,17 +72,18 @@ int malloc_image_lazy_build(const struct malloc_image_lazy *lz,
 		size_t len);
 
 /*
- * Take over the pages under the memzones of @p img, mapped empty: register
- * them with @p ops and start the handler. Nothing of @p img is used after
- * this returns. When @p prefetch, up to @p n_threads prefetch threads
- * (0: the default) come with malloc_image_lazy_prefetch().
+ * Take over the pages under the memzones of @p r->img, mapped empty:
+ * register them with @p ops and start the handler. Nothing of the image
+ * is used after this returns. With @p r->prefetch, up to @p r->n_threads
+ * prefetch threads (0: the default) come with
+ * malloc_image_lazy_prefetch(). @p r->filling says to secondary
+ * processes that pages are still to come, until every page is in.
  *
  * @return 0, or a negative errno with one line in @p err (the pages are
  *   then as they were).
  */
 int malloc_image_lazy_start(const struct malloc_image_lazy_ops *ops,
-		const struct rte_memzone_image *img, unsigned int n_threads,
-		bool prefetch, char *err, size_t len);
+		const struct malloc_image_reader *r, char *err, size_t len);
 
 /*
  * Start the prefetch threads, once init has touched what it touches:

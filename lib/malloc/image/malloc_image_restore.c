@@ -217,13 +217,15 @@ restore_strategy(const struct rte_memzone_image *img)
 }
 
 static int
-restore_fill(struct malloc_image_plan *p, char *err, size_t len)
+restore_fill(struct rte_mem_config *mcfg, struct malloc_image_plan *p,
+		char *err, size_t len)
 {
 	const struct eal_options *opts = eal_options_get();
 	struct malloc_image_reader r = {
 		.ops = p->ops,
 		.n_threads = opts->image_threads,
 		.prefetch = !opts->image_no_prefetch,
+		.filling = &mcfg->image_filling,
 		.img = p->img,
 	};
 	int ret;
@@ -277,7 +279,7 @@ malloc_image_map(struct rte_mem_config *mcfg, bool kept,
 		ret = restore_map_zone(mcfg, p->img, &p->img->zones[i],
 				p->ops->fill, err, err_len);
 	if (ret == 0)
-		ret = restore_fill(p, err, err_len);
+		ret = restore_fill(mcfg, p, err, err_len);
 	if (ret < 0) {
 		rte_memzone_image_close(p->img);
 		free(p);

@@ -69,8 +69,7 @@ uffd_copy_start(struct malloc_image_reader *r, char *err, size_t len)
 	char why[768];
 	int ret;
 
-	ret = malloc_image_lazy_start(&uffd_copy_ops, r->img, r->n_threads,
-			r->prefetch, why, sizeof(why));
+	ret = malloc_image_lazy_start(&uffd_copy_ops, r, why, sizeof(why));
 	if (ret < 0)
 		return malloc_image_err_out(err, len, ret,
 				"--memzone-image-strategy=uffd-copy: %s", why);

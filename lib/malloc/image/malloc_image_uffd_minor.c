@@ -109,8 +109,7 @@ uffd_minor_start(struct malloc_image_reader *r, char *err, size_t len)
 	ret = uffd_minor_probe(r->img, err, len);
 	if (ret < 0)
 		return ret;
-	ret = malloc_image_lazy_start(&uffd_minor_ops, r->img, r->n_threads,
-			r->prefetch, why, sizeof(why));
+	ret = malloc_image_lazy_start(&uffd_minor_ops, r, why, sizeof(why));
 	if (ret < 0)
 		return malloc_image_err_out(err, len, ret,
 				"--memzone-image-strategy=uffd-minor: %s", why);
