@@ -1262,6 +1262,55 @@ mi_minor_unlinked(const struct mi_case *c, const char *img)
 	return TEST_SUCCESS;
 }
 
+/*
+ * A secondary process would map a page that a lazy restore has not
+ * filled yet as an empty page of the file: with prefetching it waits
+ * until every page is in, then finds the memzones' bytes; on touch only,
+ * where that may never be, it is refused.
+ */
+static int
+mi_lazy_secondary(const struct mi_case *c, const char *img, const char *made,
+		const char *prefetch)
+{
+	const char *const lazy[] = { "--memzone-image-strategy=uffd-copy",
+		"--iova-mode=va", prefetch, "-l", "0", NULL };
+	const char *const sec[] = { c->dir_arg, c->prefix_arg,
+		"--proc-type=secondary", "--lcores=1@0", NULL };
+	bool on_touch = strcmp(prefetch, "--memzone-image-prefetch=off") == 0;
+	struct test_child_result pr, sr;
+	char img_arg[PATH_MAX + 32], found[4096];
+	const char *args[16];
+	pid_t pid;
+
+	TEST_ASSERT_EQUAL(mi_forget(c), TEST_SUCCESS, "forget");
+	mi_restore_args(c, img, lazy, "hold", img_arg, args);
+	pid = test_child_start("mi_touch", args, &pr);
+	TEST_ASSERT(pid > 0, "primary: %s", pr.output);
+	if (test_child_run("mi_show", sec, &sr) != 0) {
+		test_child_finish(pid, SIGKILL, &pr);
+		TEST_ASSERT(false, "secondary: %s", sr.output);
+	}
+	TEST_ASSERT_SUCCESS(test_child_finish(pid, SIGUSR1, &pr), "primary");
+	TEST_ASSERT_EQUAL(pr.exit_code, 0, "primary: %s", pr.output);
+	if (on_touch) {
+		TEST_ASSERT_EQUAL(sr.exit_code, TEST_CHILD_INIT_FAILED, "%s",
+				sr.output);
+		TEST_ASSERT_STR_CONTAINS(sr.output,
+				"from a memory image on first touch only",
+				"refused");
+		mi_print_line(sr.output, "on first touch only");
+	} else {
+		TEST_ASSERT_EQUAL(sr.exit_code, 0, "secondary: %s", sr.output);
+		mi_found(sr.output, found, sizeof(found));
+		TEST_ASSERT(strcmp(made, found) == 0,
+				"secondary: made\n%sfound\n%s", made, found);
+	}
+	mi_found(pr.output, found, sizeof(found));
+	TEST_ASSERT(strcmp(made, found) == 0, "primary: made\n%sfound\n%s",
+			made, found);
+	return TEST_SUCCESS;
+}
+
 static int
 mi_lazy_body(struct mi_case *c)
 {
@@ -1313,6 +1362,12 @@ mi_lazy_body(struct mi_case *c)
 			"pa");
 	TEST_ASSERT_EQUAL(mi_minor_unlinked(c, img), TEST_SUCCESS,
 			"uffd-minor without files");
+	TEST_ASSERT_EQUAL(mi_lazy_secondary(c, img, made,
+					  "--memzone-image-prefetch=on"),
+			TEST_SUCCESS, "secondary, prefetching");
+	TEST_ASSERT_EQUAL(mi_lazy_secondary(c, img, made,
+					  "--memzone-image-prefetch=off"),
+			TEST_SUCCESS, "secondary, on touch only");
 	TEST_ASSERT_EQUAL(mi_lazy_cut(c, img,
 					  "--memzone-image-strategy=uffd-copy"),
 			TEST_SUCCESS, "uffd-copy, image cut short");
