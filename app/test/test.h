@@ -248,6 +248,29 @@ const char *test_huge_dir(void);
 int test_scratch_dir(const char *name, char *path, size_t len);
 int test_scratch_dir_remove(const char *path);
 
+/* A hugetlb cgroup (v1) a test made, and the mount it made for it. */
+struct test_hugetlb_cg {
+	char mnt[64]; /* where the hugetlb hierarchy is mounted */
+	char dir[128]; /* the test's cgroup inside it */
+};
+
+/*
+ * Make a cgroup allowed @p bytes of hugepages of @p page_sz (2 MB or
+ * 1 GB), charged when a page is allocated (at fault time) and, with
+ * @p reservations, also when a shared mapping reserves it (at mmap
+ * time). Root only.
+ *
+ * @return 0, or -1 (the caller skips, printing why).
+ */
+int test_hugetlb_cg_create(struct test_hugetlb_cg *cg, uint64_t page_sz,
+		uint64_t bytes, bool reservations);
+
+/* Move this process (and the children it starts from now) into @p cg. */
+void test_hugetlb_cg_enter(const struct test_hugetlb_cg *cg);
+
+/* Move this process back out, and remove the cgroup and its mount. */
+void test_hugetlb_cg_destroy(struct test_hugetlb_cg *cg);
+
 /*
  * The page size, in bytes, of the hugetlbfs where test_scratch_dir()
  * makes directories, or 0 if there is none. Tests that run on any page

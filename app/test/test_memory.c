@@ -14,7 +14,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mount.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -499,70 +498,6 @@ mem_child_exhaust(int argc, char **argv)
 }
 REGISTER_CHILD_ACTION(mem_exhaust, mem_child_exhaust)
 
-/* A hugetlb cgroup (v1) this test made, and the mount it made for it. */
-struct hugetlb_cg {
-	char mnt[64]; /* where the hugetlb hierarchy is mounted */
-	char dir[128]; /* the test's cgroup inside it */
-};
-
-static int
-write_str(const char *path, const char *val)
-{
-	FILE *f = fopen(path, "w");
-	int ret;
-
-	if (f == NULL)
-		return -1;
-	ret = fputs(val, f) < 0 ? -1 : 0;
-	if (fclose(f) != 0)
-		ret = -1;
-	return ret;
-}
-
-static void
-cg_move_self(const char *dir)
-{
-	char path[256], pid[32];
-
-	snprintf(path, sizeof(path), "%s/cgroup.procs", dir);
-	snprintf(pid, sizeof(pid), "%d", getpid());
-	write_str(path, pid);
-}
-
-/* Make a cgroup allowed @p bytes of 2 MB pages, charged at fault time. */
-static int
-cg_create(struct hugetlb_cg *cg, uint64_t bytes)
-{
-	char path[256], val[32];
-
-	snprintf(cg->mnt, sizeof(cg->mnt), "/tmp/rtemem-cg-XXXXXX");
-	if (mkdtemp(cg->mnt) == NULL)
-		return -1;
-	if (mount("none", cg->mnt, "cgroup", 0, "hugetlb") != 0) {
-		rmdir(cg->mnt);
-		return -1;
-	}
-	snprintf(cg->dir, sizeof(cg->dir), "%s/rtemem-%d", cg->mnt, getpid());
-	snprintf(path, sizeof(path), "%s/hugetlb.2MB.limit_in_bytes", cg->dir);
-	snprintf(val, sizeof(val), "%" PRIu64, bytes);
-	if (mkdir(cg->dir, 0755) != 0 || write_str(path, val) != 0) {
-		rmdir(cg->dir);
-		umount(cg->mnt);
-		rmdir(cg->mnt);
-		return -1;
-	}
-	return 0;
-}
-
-static void
-cg_destroy(struct hugetlb_cg *cg)
-{
-	cg_move_self(cg->mnt);
-	rmdir(cg->dir);
-	umount(cg->mnt);
-	rmdir(cg->mnt);
-}
-
 /*
  * Run a child inside a cgroup allowed only CG_PAGES hugepages: child
  * @p action (NULL: only init) with -m @p mb.
@@ -574,12 +509,13 @@ cg_run(const char *name, const char *action, const char *mb,
 {
 	char dir_arg[PATH_MAX + 16], pfx[64], m_arg[32];
 	const char *args[8];
-	struct hugetlb_cg cg;
+	struct test_hugetlb_cg cg;
 	int n = 0, ret;
 
 	if (test_scratch_dir(name, dir, len) < 0)
 		return -1;
-	if (cg_create(&cg, (uint64_t)CG_PAGES * PG) < 0) {
+	if (test_hugetlb_cg_create(&cg, PG, (uint64_t)CG_PAGES * PG, false) <
+			0) {
 		test_scratch_dir_remove(dir);
 		return -2;
 	}
@@ -592,9 +528,9 @@ cg_run(const char *name, const char *action, const char *mb,
 	if (mode_arg != NULL)
 		args[n++] = mode_arg;
 	args[n] = NULL;
-	cg_move_self(cg.dir);
+	test_hugetlb_cg_enter(&cg);
 	ret = test_child_run(action, args, res);
-	cg_destroy(&cg);
+	test_hugetlb_cg_destroy(&cg);
 	return ret;
 }
 
