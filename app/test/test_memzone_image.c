@@ -1046,6 +1046,51 @@ mi_limited_restore(const struct mi_case *c, const char *img,
 	return TEST_SUCCESS;
 }
 
+/*
+ * A hugepage pool shorter than the image (a hugetlb cgroup allowing half
+ * of its pages, reservations included: 6 of 12 pages of 2 MB, none of
+ * its one page of 1 GB): the start fails while mapping, eager or lazy,
+ * and every page it had goes with it.
+ */
+static int
+mi_short_pool(const struct mi_case *c, const char *img)
+{
+	static const char *const strategies[] = {
+		"--memzone-image-strategy=pread",
+		"--memzone-image-strategy=uffd-copy",
+		"--memzone-image-strategy=uffd-minor",
+	};
+	uint64_t page_sz = test_huge_page_size();
+	uint64_t allowed = page_sz == (2u << 20) ? 6 * page_sz : 0;
+	char img_arg[PATH_MAX + 32];
+	const char *args[] = { c->dir_arg, c->prefix_arg, "-m", "0",
+		"--iova-mode=va", img_arg, NULL, NULL };
+	struct test_child_result res;
+	struct test_hugetlb_cg cg;
+	unsigned int i;
+	int ret;
+
+	snprintf(img_arg, sizeof(img_arg), "--memzone-image=%s", img);
+	for (i = 0; i < RTE_DIM(strategies); i++) {
+		TEST_ASSERT_SUCCESS(test_hugetlb_cg_create(&cg, page_sz,
+						    allowed, true),
+				"cannot make a hugetlb cgroup");
+		args[6] = strategies[i];
+		test_hugetlb_cg_enter(&cg);
+		ret = test_child_run("mi_show", args, &res);
+		test_hugetlb_cg_destroy(&cg);
+		TEST_ASSERT_SUCCESS(ret, "run");
+		TEST_ASSERT_EQUAL(res.exit_code, TEST_CHILD_INIT_FAILED,
+				"%s: %s", strategies[i], res.output);
+		TEST_ASSERT_STR_CONTAINS(
+				res.output, "cannot map", "%s", strategies[i]);
+		TEST_ASSERT_EQUAL(test_dir_count(c->dir, "map"), 0,
+				"%s: pages left", strategies[i]);
+		mi_print_line(res.output, "cannot map");
+	}
+	return TEST_SUCCESS;
+}
+
 /* One byte of stored data changed: each strategy refuses the start. */
 static int
 mi_damaged_restore(const struct mi_case *c, const char *img,
@@ -1177,6 +1222,8 @@ mi_restore_body(struct mi_case *c)
 	/* A limit below the image: refused half way, nothing left. */
 	TEST_ASSERT_EQUAL(mi_limited_restore(c, img, &res), TEST_SUCCESS,
 			"limited");
+	/* Fewer hugepages than the image needs: the same. */
+	TEST_ASSERT_EQUAL(mi_short_pool(c, img), TEST_SUCCESS, "short pool");
 	/* A damaged chunk: found as it lands, the start fails. */
 	TEST_ASSERT_EQUAL(mi_damaged_restore(c, img, &res), TEST_SUCCESS,
 			"damaged");
@@ -1216,6 +1263,17 @@ mi_lazy_cut(const struct mi_case *c, const char *img, const char *strategy)
 	size_t len;
 	pid_t pid;
 
+	/*
+	 * On 1 GB pages the memzones share one page, which init fills as it
+	 * carves them: no page is left for the cut to be found in. The path
+	 * is the same on every page size, and runs on 2 MB pages.
+	 */
+	if (test_huge_page_size() != (2u << 20)) {
+		printf("%s, image cut short: not run, every page is in once "
+		       "init returns on %" PRIu64 " MB pages\n",
+				strategy, test_huge_page_size() >> 20);
+		return TEST_SUCCESS;
+	}
 	snprintf(cut, sizeof(cut), "%s.cut", img);
 	TEST_ASSERT_EQUAL(mi_read_all(img, &buf, &len), TEST_SUCCESS, "read");
 	TEST_ASSERT_SUCCESS(mi_write(cut, buf, len), "write %s", cut);
@@ -1276,7 +1334,12 @@ mi_lazy_secondary(const struct mi_case *c, const char *img, const char *made,
 		"--iova-mode=va", prefetch, "-l", "0", NULL };
 	const char *const sec[] = { c->dir_arg, c->prefix_arg,
 		"--proc-type=secondary", "--lcores=1@0", NULL };
-	bool on_touch = strcmp(prefetch, "--memzone-image-prefetch=off") == 0;
+	/*
+	 * On 1 GB pages the memzones share one page, which init fills as it
+	 * carves them: on touch only, there is then nothing left to wait for.
+	 */
+	bool on_touch = strcmp(prefetch, "--memzone-image-prefetch=off") == 0 &&
+			test_huge_page_size() == (2u << 20);
 	struct test_child_result pr, sr;
 	char img_arg[PATH_MAX + 32], found[4096];
 	const char *args[16];
