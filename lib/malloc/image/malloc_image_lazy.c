@@ -195,9 +195,11 @@ lazy_bounce_get(const struct malloc_image_lazy *lz, struct lazy_bounce *b,
 		return -errno;
 	}
 	b->buf = RTE_PTR_ALIGN_CEIL(b->map, align);
-	if (thp)
+	if (thp && max <= align)
 		madvise(b->buf, max, MADV_HUGEPAGE);
-	memset(b->buf, 0, max);
+	/* Larger buffers (1 GB pages): faulted in by one call, not a loop. */
+	if (max <= align || madvise(b->buf, max, MADV_POPULATE_WRITE) != 0)
+		memset(b->buf, 0, max);
 	return 0;
 }
 
@@ -223,8 +225,13 @@ lazy_prefetch(void *arg)
 	 */
 	setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid),
 			LAZY_PREFETCH_NICE);
-	/* Without a buffer, the handler still fills every page touched. */
-	if (lazy_bounce_get(lz, &b, false) < 0)
+	/*
+	 * Init may have filled every page as it carved the memzones (a few
+	 * large pages): then a buffer would only hold up the rest of init.
+	 * Without one, the handler still fills every page touched.
+	 */
+	if (__atomic_load_n(&lz->n_done, __ATOMIC_ACQUIRE) == lz->n_pages ||
+			lazy_bounce_get(lz, &b, false) < 0)
 		return NULL;
 	while (!__atomic_load_n(&lz->stop, __ATOMIC_RELAXED)) {
 		i = __atomic_fetch_add(&lz->next, 1, __ATOMIC_RELAXED);
