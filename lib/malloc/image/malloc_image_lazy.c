@@ -17,6 +17,7 @@
 #include <linux/userfaultfd.h>
 #include <poll.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,6 +31,8 @@
 #include <unistd.h>
 
 #include <rte_common.h>
+#include <rte_errno.h>
+#include <rte_memory.h>
 
 #include "eal_log.h"
 #include "malloc_image_lazy.h"
@@ -38,6 +41,7 @@
 #define LAZY_THREADS_MAX 8
 #define LAZY_MSGS 16
 #define LAZY_PREFETCH_NICE 19
+#define LAZY_EVENT_NAME "rtemem-memzone-image"
 
 enum {
 	LAZY_NEW,
@@ -59,6 +63,8 @@ struct malloc_image_lazy {
 	uint64_t next; /* the prefetchers' next page (atomic) */
 	uint64_t n_done; /* pages DONE (atomic) */
 	uint64_t n_touched; /* of them, filled for a fault (atomic) */
+	uint64_t n_dropped; /* of them, given back unfilled (atomic) */
+	bool watching; /* lazy_mem_event() registered */
 	int stop; /* atomic: cleanup wants the threads gone */
 	struct timespec t0;
 	pthread_t handler;
@@ -141,6 +147,8 @@ lazy_fatal(const struct malloc_image_lazy *lz,
 	_exit(EXIT_FAILURE);
 }
 
+static void lazy_done(struct malloc_image_lazy *lz, uint64_t i);
+
 /* Claim page @p i and fill it. @return whether this thread filled it. */
 static bool
 lazy_fill(struct malloc_image_lazy *lz, uint64_t i, void *bounce)
@@ -154,9 +162,7 @@ lazy_fill(struct malloc_image_lazy *lz, uint64_t i, void *bounce)
 		return false;
 	if (lz->ops->fill(lz, p, bounce, why, sizeof(why)) < 0)
 		lazy_fatal(lz, p, why);
-	__atomic_store_n(&lz->state[i], LAZY_DONE, __ATOMIC_RELEASE);
-	if (__atomic_add_fetch(&lz->n_done, 1, __ATOMIC_ACQ_REL) == lz->n_pages)
-		eventfd_write(lz->stop_fd, 1);
+	lazy_done(lz, i);
 	return true;
 }
 
@@ -243,22 +249,70 @@ lazy_prefetch(void *arg)
 	return NULL;
 }
 
-/* The page holding @p addr, or -1. */
-static int64_t
-lazy_page_of(const struct malloc_image_lazy *lz, uint64_t addr)
+/* The first page that ends after @p addr (n_pages: none). */
+static uint64_t
+lazy_page_from(const struct malloc_image_lazy *lz, uint64_t addr)
 {
 	uint64_t lo = 0, hi = lz->n_pages, mid;
 
 	while (lo < hi) {
 		mid = lo + (hi - lo) / 2;
-		if (addr < lz->pages[mid].addr)
-			hi = mid;
-		else if (addr >= lz->pages[mid].addr + lz->pages[mid].len)
+		if (lz->pages[mid].addr + lz->pages[mid].len <= addr)
 			lo = mid + 1;
 		else
-			return (int64_t)mid;
+			hi = mid;
 	}
-	return -1;
+	return lo;
+}
+
+/* The page holding @p addr, or -1. */
+static int64_t
+lazy_page_of(const struct malloc_image_lazy *lz, uint64_t addr)
+{
+	uint64_t i = lazy_page_from(lz, addr);
+
+	return i < lz->n_pages && lz->pages[i].addr <= addr ? (int64_t)i : -1;
+}
+
+/* Page @p i is DONE: the last one tells the handler to finish. */
+static void
+lazy_done(struct malloc_image_lazy *lz, uint64_t i)
+{
+	__atomic_store_n(&lz->state[i], LAZY_DONE, __ATOMIC_RELEASE);
+	if (__atomic_add_fetch(&lz->n_done, 1, __ATOMIC_ACQ_REL) == lz->n_pages)
+		eventfd_write(lz->stop_fd, 1);
+}
+
+/*
+ * Pages given back before they were filled (their memzone freed) must
+ * not be filled later: their address may hold another page by then,
+ * which a fill through the file (uffd-minor) would overwrite. Told
+ * before the unmap, under the memory lock: a fill under way finishes
+ * into the old page first, and is waited for.
+ */
+static void
+lazy_mem_event(enum rte_mem_event type, const void *addr, size_t len, void *arg)
+{
+	struct malloc_image_lazy *lz = arg;
+	uint64_t a = (uint64_t)(uintptr_t)addr, i;
+	uint8_t want;
+
+	if (type != RTE_MEM_EVENT_FREE)
+		return;
+	for (i = lazy_page_from(lz, a);
+			i < lz->n_pages && lz->pages[i].addr < a + len; i++) {
+		want = LAZY_NEW;
+		if (__atomic_compare_exchange_n(&lz->state[i], &want, LAZY_BUSY,
+				    false, __ATOMIC_ACQUIRE,
+				    __ATOMIC_RELAXED)) {
+			__atomic_fetch_add(&lz->n_dropped, 1, __ATOMIC_RELAXED);
+			lazy_done(lz, i);
+			continue;
+		}
+		while (__atomic_load_n(&lz->state[i], __ATOMIC_ACQUIRE) !=
+				LAZY_DONE)
+			sched_yield();
+	}
 }
 
 /* Serve a fault at @p addr: fill its page, or leave it to whoever does. */
@@ -307,6 +361,14 @@ lazy_drain(struct malloc_image_lazy *lz, void *bounce)
 	return true;
 }
 
+static void
+lazy_unwatch(struct malloc_image_lazy *lz)
+{
+	if (lz->watching)
+		rte_mem_event_callback_unregister(LAZY_EVENT_NAME, lz);
+	lz->watching = false;
+}
+
 /* Every page is in: the registration can go, and the descriptor. */
 static void
 lazy_finish(struct malloc_image_lazy *lz)
@@ -327,13 +389,16 @@ lazy_finish(struct malloc_image_lazy *lz)
 		ioctl(lz->uffd, UFFDIO_UNREGISTER, &r);
 		i = j;
 	}
+	lazy_unwatch(lz);
 	__atomic_store_n(lz->filling, EAL_IMAGE_FILLED, __ATOMIC_RELEASE);
 	EAL_LOG(INFO,
 			"--memzone-image-strategy=%s: all %" PRIu64
 			" pages of %s are in, %.3f ms after the start (%" PRIu64
-			" filled on first touch)",
+			" filled on first touch, %" PRIu64
+			" given back unfilled)",
 			lz->ops->name, lz->n_pages, lz->path, lazy_ms(lz),
-			__atomic_load_n(&lz->n_touched, __ATOMIC_RELAXED));
+			__atomic_load_n(&lz->n_touched, __ATOMIC_RELAXED),
+			__atomic_load_n(&lz->n_dropped, __ATOMIC_RELAXED));
 }
 
 static void *
@@ -579,6 +644,8 @@ malloc_image_lazy_start(const struct malloc_image_lazy_ops *ops,
 	sigset_t all, old;
 	int ret;
 
+	if (r->img->hdr.n_zones == 0)
+		return 0; /* no page to fill */
 	if (lazy_running != NULL)
 		return malloc_image_err_out(err, len, -EBUSY,
 				"a lazy restore is already running");
@@ -590,6 +657,13 @@ malloc_image_lazy_start(const struct malloc_image_lazy_ops *ops,
 	clock_gettime(CLOCK_MONOTONIC, &lz->t0);
 	lz->filling = r->filling;
 	ret = lazy_setup(lz, r->img, err, len);
+	if (ret == 0 &&
+			rte_mem_event_callback_register(LAZY_EVENT_NAME,
+					lazy_mem_event, lz) < 0)
+		ret = malloc_image_err_out(err, len, -rte_errno,
+				"cannot watch for pages given back: %s",
+				rte_strerror(rte_errno));
+	lz->watching = ret == 0;
 	/* The application's signals are not for these threads. */
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &old);
@@ -602,6 +676,7 @@ malloc_image_lazy_start(const struct malloc_image_lazy_ops *ops,
 	}
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (ret < 0) {
+		lazy_unwatch(lz);
 		lazy_free(lz);
 		return ret;
 	}
@@ -657,6 +732,7 @@ malloc_image_lazy_stop(void)
 		pthread_join(lz->prefetch[i], NULL);
 	eventfd_write(lz->stop_fd, 1);
 	pthread_join(lz->handler, NULL);
+	lazy_unwatch(lz);
 	__atomic_store_n(lz->filling, EAL_IMAGE_FILLED, __ATOMIC_RELEASE);
 	lazy_running = NULL;
 	lazy_free(lz);
