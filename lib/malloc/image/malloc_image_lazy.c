@@ -4,11 +4,12 @@
 
 /*
  * The lazy restore engine (malloc_image_lazy.h). A page's claim goes
- * NEW -> BUSY -> DONE once; whoever moves it to BUSY fills it. The
- * handler, finding a page BUSY in a prefetcher's hands, leaves it: the
- * fill wakes every thread waiting on the page, and the kernel looks at
- * the page again after queueing a fault, so no fault waits for a wake
- * that came first. A page already DONE gets a wake of its own.
+ * NEW -> BUSY -> DONE once; whoever moves it to BUSY fills it, marks it
+ * DONE, then wakes the threads waiting on it. The handler, finding a
+ * page BUSY in another thread's hands, leaves it: that wake reaches every
+ * thread waiting on the page, and the kernel looks at the page again
+ * after queueing a fault, so no fault waits for a wake that came first.
+ * A page already DONE gets a wake of its own.
  */
 
 #include <errno.h>
@@ -149,6 +150,16 @@ lazy_fatal(const struct malloc_image_lazy *lz,
 
 static void lazy_done(struct malloc_image_lazy *lz, uint64_t i);
 
+/* Wake the threads waiting on page @p p (none: no harm). */
+static void
+lazy_wake(const struct malloc_image_lazy *lz,
+		const struct malloc_image_lazy_page *p)
+{
+	struct uffdio_range r = { .start = p->addr, .len = p->len };
+
+	ioctl(lz->uffd, UFFDIO_WAKE, &r);
+}
+
 /* Claim page @p i and fill it. @return whether this thread filled it. */
 static bool
 lazy_fill(struct malloc_image_lazy *lz, uint64_t i, void *bounce)
@@ -163,6 +174,11 @@ lazy_fill(struct malloc_image_lazy *lz, uint64_t i, void *bounce)
 	if (lz->ops->fill(lz, p, bounce, why, sizeof(why)) < 0)
 		lazy_fatal(lz, p, why);
 	lazy_done(lz, i);
+	/*
+	 * Only now: a thread that resumes finds the page done, and, when it
+	 * was the last, secondaries free to attach.
+	 */
+	lazy_wake(lz, p);
 	return true;
 }
 
@@ -274,13 +290,18 @@ lazy_page_of(const struct malloc_image_lazy *lz, uint64_t addr)
 	return i < lz->n_pages && lz->pages[i].addr <= addr ? (int64_t)i : -1;
 }
 
-/* Page @p i is DONE: the last one tells the handler to finish. */
+/*
+ * Page @p i is DONE. After the last one, secondaries may map the pages,
+ * and the handler can finish.
+ */
 static void
 lazy_done(struct malloc_image_lazy *lz, uint64_t i)
 {
 	__atomic_store_n(&lz->state[i], LAZY_DONE, __ATOMIC_RELEASE);
-	if (__atomic_add_fetch(&lz->n_done, 1, __ATOMIC_ACQ_REL) == lz->n_pages)
-		eventfd_write(lz->stop_fd, 1);
+	if (__atomic_add_fetch(&lz->n_done, 1, __ATOMIC_ACQ_REL) != lz->n_pages)
+		return;
+	__atomic_store_n(lz->filling, EAL_IMAGE_FILLED, __ATOMIC_RELEASE);
+	eventfd_write(lz->stop_fd, 1);
 }
 
 /*
@@ -307,6 +328,8 @@ lazy_mem_event(enum rte_mem_event type, const void *addr, size_t len, void *arg)
 				    __ATOMIC_RELAXED)) {
 			__atomic_fetch_add(&lz->n_dropped, 1, __ATOMIC_RELAXED);
 			lazy_done(lz, i);
+			/* A thread faulting on freed memory: let it fault on. */
+			lazy_wake(lz, &lz->pages[i]);
 			continue;
 		}
 		while (__atomic_load_n(&lz->state[i], __ATOMIC_ACQUIRE) !=
@@ -319,7 +342,6 @@ lazy_mem_event(enum rte_mem_event type, const void *addr, size_t len, void *arg)
 static void
 lazy_serve(struct malloc_image_lazy *lz, uint64_t addr, void *bounce)
 {
-	struct uffdio_range wake;
 	int64_t i = lazy_page_of(lz, addr);
 
 	if (i < 0) {
@@ -334,14 +356,13 @@ lazy_serve(struct malloc_image_lazy *lz, uint64_t addr, void *bounce)
 		return;
 	}
 	/*
-	 * A prefetcher holds it: its fill wakes every thread waiting on the
-	 * page, the kernel checking the page again after queueing a fault.
+	 * Another thread holds it: its wake, once the page is done, reaches
+	 * every thread waiting on the page, the kernel checking the page
+	 * again after queueing a fault.
 	 */
 	if (__atomic_load_n(&lz->state[i], __ATOMIC_ACQUIRE) != LAZY_DONE)
 		return;
-	wake.start = lz->pages[i].addr;
-	wake.len = lz->pages[i].len;
-	ioctl(lz->uffd, UFFDIO_WAKE, &wake);
+	lazy_wake(lz, &lz->pages[i]);
 }
 
 /* Read the faults queued; @return false when the descriptor failed. */

@@ -47,9 +47,10 @@ struct malloc_image_lazy_ops {
 	uint64_t ioctls; /* what the registration must offer: 1 << _UFFDIO_* */
 	bool bounce; /* fill() builds pages in a buffer of its own */
 	/*
-	 * Fill page @p p and make it present (waking the threads that wait
-	 * on it), with @p bounce of the page's size to build it in (NULL
-	 * without ops->bounce).
+	 * Fill page @p p and make it present without waking the threads that
+	 * wait on it (the engine wakes them once the page counts as done),
+	 * with @p bounce of the page's size to build it in (NULL without
+	 * ops->bounce).
 	 *
 	 * @return 0, or a negative errno with one line in @p err.
 	 */

@@ -37,6 +37,7 @@ uffd_copy_fill(const struct malloc_image_lazy *lz,
 		cp.dst = p->addr;
 		cp.src = (uint64_t)(uintptr_t)bounce;
 		cp.len = p->len;
+		cp.mode = UFFDIO_COPY_MODE_DONTWAKE;
 		ret = ioctl(malloc_image_lazy_uffd(lz), UFFDIO_COPY, &cp);
 	} while (ret < 0 && errno == EAGAIN && cp.copy <= 0);
 	/*

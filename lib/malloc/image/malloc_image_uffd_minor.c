@@ -52,6 +52,7 @@ uffd_minor_fill(const struct malloc_image_lazy *lz,
 		memset(&co, 0, sizeof(co));
 		co.range.start = p->addr;
 		co.range.len = p->len;
+		co.mode = UFFDIO_CONTINUE_MODE_DONTWAKE;
 		ret = ioctl(malloc_image_lazy_uffd(lz), UFFDIO_CONTINUE, &co);
 	} while (ret < 0 && errno == EAGAIN && co.mapped <= 0);
 	if (ret == 0 || errno == ENOENT)
