@@ -73,6 +73,8 @@ struct malloc_image_lazy {
 	unsigned int n_prefetch; /* started */
 	uint8_t *filling; /* the config's image_filling */
 	unsigned int n_prefetch_want;
+	unsigned int prefetch_live; /* prefetchers still running (atomic) */
+	bool complete_at_stop; /* fill what is left at stop (kept files) */
 };
 
 /* The one lazy restore of this process, from init to cleanup or done. */
@@ -233,6 +235,33 @@ lazy_bounce_put(struct lazy_bounce *b)
 	b->map = NULL;
 }
 
+/*
+ * A prefetcher ends. When the last one ends with pages left (it had no
+ * memory for a buffer), they come on first touch only, which secondaries
+ * must know rather than wait for.
+ */
+static void
+lazy_prefetch_gone(struct malloc_image_lazy *lz)
+{
+	if (__atomic_sub_fetch(&lz->prefetch_live, 1, __ATOMIC_ACQ_REL) != 0 ||
+			__atomic_load_n(&lz->stop, __ATOMIC_RELAXED) ||
+			__atomic_load_n(&lz->n_done, __ATOMIC_ACQUIRE) ==
+					lz->n_pages)
+		return;
+	__atomic_store_n(lz->filling, EAL_IMAGE_FILLING_ON_TOUCH,
+			__ATOMIC_RELEASE);
+	/* The last page may have come meanwhile, its FILLED overwritten. */
+	if (__atomic_load_n(&lz->n_done, __ATOMIC_ACQUIRE) == lz->n_pages)
+		__atomic_store_n(lz->filling, EAL_IMAGE_FILLED,
+				__ATOMIC_RELEASE);
+	else
+		EAL_LOG(WARNING,
+				"--memzone-image-strategy=%s: prefetching "
+				"stopped with pages left: they come on first "
+				"touch only",
+				lz->ops->name);
+}
+
 static void *
 lazy_prefetch(void *arg)
 {
@@ -252,16 +281,17 @@ lazy_prefetch(void *arg)
 	 * large pages): then a buffer would only hold up the rest of init.
 	 * Without one, the handler still fills every page touched.
 	 */
-	if (__atomic_load_n(&lz->n_done, __ATOMIC_ACQUIRE) == lz->n_pages ||
-			lazy_bounce_get(lz, &b, false) < 0)
-		return NULL;
-	while (!__atomic_load_n(&lz->stop, __ATOMIC_RELAXED)) {
-		i = __atomic_fetch_add(&lz->next, 1, __ATOMIC_RELAXED);
-		if (i >= lz->n_pages)
-			break;
-		lazy_fill(lz, i, b.buf);
+	if (__atomic_load_n(&lz->n_done, __ATOMIC_ACQUIRE) != lz->n_pages &&
+			lazy_bounce_get(lz, &b, false) == 0) {
+		while (!__atomic_load_n(&lz->stop, __ATOMIC_RELAXED)) {
+			i = __atomic_fetch_add(&lz->next, 1, __ATOMIC_RELAXED);
+			if (i >= lz->n_pages)
+				break;
+			lazy_fill(lz, i, b.buf);
+		}
+		lazy_bounce_put(&b);
 	}
-	lazy_bounce_put(&b);
+	lazy_prefetch_gone(lz);
 	return NULL;
 }
 
@@ -422,6 +452,20 @@ lazy_finish(struct malloc_image_lazy *lz)
 			__atomic_load_n(&lz->n_dropped, __ATOMIC_RELAXED));
 }
 
+/*
+ * The userfaultfd failed: no fault can be served from now on, and a
+ * thread touching a page not yet in would wait for ever.
+ */
+static void __rte_noreturn
+lazy_handler_lost(const struct malloc_image_lazy *lz, const char *call)
+{
+	EAL_LOG(CRIT,
+			"--memzone-image-strategy=%s: %s on its userfaultfd "
+			"failed: %s; the pages not yet in cannot come",
+			lz->ops->name, call, strerror(errno));
+	_exit(EXIT_FAILURE);
+}
+
 static void *
 lazy_handler(void *arg)
 {
@@ -441,9 +485,9 @@ lazy_handler(void *arg)
 	}
 	for (;;) {
 		if (poll(pfd, 2, -1) < 0 && errno != EINTR)
-			break;
+			lazy_handler_lost(lz, "poll");
 		if ((pfd[0].revents & POLLIN) && !lazy_drain(lz, b.buf))
-			break;
+			lazy_handler_lost(lz, "read");
 		if (pfd[1].revents & POLLIN)
 			break;
 	}
@@ -648,13 +692,19 @@ lazy_setup(struct malloc_image_lazy *lz, const struct rte_memzone_image *img,
  * under 1 ms to 5-8 ms and did not fill the memory any sooner.
  */
 static unsigned int
-lazy_n_prefetch(unsigned int asked, uint64_t n_pages)
+lazy_n_prefetch(const struct malloc_image_lazy *lz, unsigned int asked)
 {
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	uint64_t n = asked != 0 ? asked : (uint64_t)RTE_MAX(cpus - 1, 1L);
+	uint64_t i, max = 0;
 
+	for (i = 0; i < lz->n_pages; i++)
+		max = RTE_MAX(max, lz->pages[i].len);
 	n = RTE_MIN(n, (uint64_t)LAZY_THREADS_MAX);
-	return (unsigned int)RTE_MIN(n, n_pages);
+	/* A buffer per prefetcher: one 1 GB buffer is plenty. */
+	if (lz->ops->bounce && max > (2u << 20))
+		n = 1;
+	return (unsigned int)RTE_MIN(n, lz->n_pages);
 }
 
 int
@@ -677,7 +727,14 @@ malloc_image_lazy_start(const struct malloc_image_lazy_ops *ops,
 	lz->uffd = lz->stop_fd = lz->img_fd = -1;
 	clock_gettime(CLOCK_MONOTONIC, &lz->t0);
 	lz->filling = r->filling;
+	lz->complete_at_stop = r->complete_at_stop;
 	ret = lazy_setup(lz, r->img, err, len);
+	/* Before any thread could fill the last page and clear it. */
+	if (ret == 0)
+		__atomic_store_n(lz->filling,
+				r->prefetch ? EAL_IMAGE_FILLING :
+					      EAL_IMAGE_FILLING_ON_TOUCH,
+				__ATOMIC_RELEASE);
 	if (ret == 0 &&
 			rte_mem_event_callback_register(LAZY_EVENT_NAME,
 					lazy_mem_event, lz) < 0)
@@ -697,17 +754,14 @@ malloc_image_lazy_start(const struct malloc_image_lazy_ops *ops,
 	}
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (ret < 0) {
+		__atomic_store_n(lz->filling, EAL_IMAGE_FILLED,
+				__ATOMIC_RELEASE);
 		lazy_unwatch(lz);
 		lazy_free(lz);
 		return ret;
 	}
-	lz->n_prefetch_want = r->prefetch ?
-			lazy_n_prefetch(r->n_threads, lz->n_pages) :
-			0;
-	__atomic_store_n(lz->filling,
-			r->prefetch ? EAL_IMAGE_FILLING :
-				      EAL_IMAGE_FILLING_ON_TOUCH,
-			__ATOMIC_RELEASE);
+	lz->n_prefetch_want = r->prefetch ? lazy_n_prefetch(lz, r->n_threads) :
+					    0;
 	lazy_running = lz;
 	EAL_LOG(INFO,
 			"--memzone-image-strategy=%s: %" PRIu64
@@ -728,16 +782,48 @@ malloc_image_lazy_prefetch(void)
 	sigset_t all, old;
 	unsigned int i;
 
-	if (lz == NULL || lz->n_prefetch > 0)
+	if (lz == NULL || lz->n_prefetch_want == 0 || lz->n_prefetch > 0)
 		return;
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &old);
-	/* A prefetcher that cannot start leaves its pages to the others. */
-	for (i = 0; i < lz->n_prefetch_want; i++)
+	/*
+	 * A prefetcher that cannot start leaves its pages to the others;
+	 * one more count, dropped below, keeps the last one from deciding
+	 * before they all started.
+	 */
+	__atomic_store_n(&lz->prefetch_live, 1, __ATOMIC_RELAXED);
+	for (i = 0; i < lz->n_prefetch_want; i++) {
+		__atomic_add_fetch(&lz->prefetch_live, 1, __ATOMIC_RELAXED);
 		if (pthread_create(&lz->prefetch[lz->n_prefetch], NULL,
 				    lazy_prefetch, lz) == 0)
 			lz->n_prefetch++;
+		else
+			__atomic_sub_fetch(&lz->prefetch_live, 1,
+					__ATOMIC_RELAXED);
+	}
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	lazy_prefetch_gone(lz);
+}
+
+/*
+ * Fill every page still to come, here and now: the kept files must hold
+ * the memzones' bytes when the process is gone (--keep-memzones).
+ */
+static void
+lazy_complete(struct malloc_image_lazy *lz)
+{
+	struct lazy_bounce b = { 0 };
+	uint64_t i;
+
+	if (__atomic_load_n(&lz->n_done, __ATOMIC_ACQUIRE) == lz->n_pages)
+		return;
+	if (lazy_bounce_get(lz, &b, false) < 0)
+		lazy_fatal(lz, &lz->pages[0],
+				"no memory to fill the pages left before exit, "
+				"which the kept files would then miss");
+	for (i = 0; i < lz->n_pages; i++)
+		lazy_fill(lz, i, b.buf);
+	lazy_bounce_put(&b);
 }
 
 void
@@ -748,6 +834,8 @@ malloc_image_lazy_stop(void)
 
 	if (lz == NULL)
 		return;
+	if (lz->complete_at_stop)
+		lazy_complete(lz);
 	__atomic_store_n(&lz->stop, 1, __ATOMIC_RELAXED);
 	for (i = 0; i < lz->n_prefetch; i++)
 		pthread_join(lz->prefetch[i], NULL);

@@ -173,6 +173,42 @@ restore_map_zone(const struct rte_mem_config *mcfg,
 }
 
 /*
+ * A lazy strategy registers every page under the memzones as empty: one
+ * mapped before (-m, --socket-mem) would never fault, and its bytes
+ * would never come.
+ */
+static int
+restore_check_unmapped(const struct rte_mem_config *mcfg,
+		const struct rte_memzone_image *img, char *err, size_t len)
+{
+	const struct rte_memseg_list *msl;
+	const struct malloc_image_zone *z;
+	uint64_t a, end, ps;
+	uint32_t i;
+
+	for (i = 0; i < img->hdr.n_zones; i++) {
+		z = &img->zones[i];
+		msl = &mcfg->memsegs[img->lists[z->list].msl_idx];
+		ps = msl->page_sz;
+		end = z->addr + z->len + MALLOC_ELEM_TRAILER_LEN;
+		for (a = RTE_ALIGN_FLOOR(z->addr - MALLOC_ELEM_HEADER_LEN, ps);
+				a < end; a += ps) {
+			if (rte_mem_virt2memseg((void *)(uintptr_t)a, msl) ==
+					NULL)
+				continue;
+			return malloc_image_err_out(err, len, -EBUSY,
+					"--memzone-image: the page at %#" PRIx64
+					" under memzone '%s' is mapped already "
+					"(-m or --socket-mem), and a lazy "
+					"strategy needs it empty: start without "
+					"them, or with an eager strategy",
+					a, z->name);
+		}
+	}
+	return 0;
+}
+
+/*
  * Zero chunks are not in the image: a page that came back with data
  * (--huge-unlink=never over an old file) needs them cleared.
  */
@@ -226,6 +262,7 @@ restore_fill(struct rte_mem_config *mcfg, struct malloc_image_plan *p,
 		.n_threads = opts->image_threads,
 		.prefetch = !opts->image_no_prefetch,
 		.filling = &mcfg->image_filling,
+		.complete_at_stop = opts->keep_memzones != EAL_KEEP_OFF,
 		.img = p->img,
 	};
 	int ret;
@@ -275,6 +312,8 @@ malloc_image_map(struct rte_mem_config *mcfg, bool kept,
 		ret = restore_check_zones(p->img, err, err_len);
 	if (ret == 0)
 		p->ops = restore_strategy(p->img);
+	if (ret == 0 && p->ops->fill == EAL_MAP_EMPTY)
+		ret = restore_check_unmapped(mcfg, p->img, err, err_len);
 	for (i = 0; ret == 0 && i < p->img->hdr.n_zones; i++)
 		ret = restore_map_zone(mcfg, p->img, &p->img->zones[i],
 				p->ops->fill, err, err_len);

@@ -65,6 +65,7 @@ struct malloc_image_reader {
 	unsigned int n_threads; /* asked for (0: default), then used */
 	bool prefetch; /* lazy: fill untouched pages in the background */
 	uint8_t *filling; /* lazy: the config's image_filling, for secondaries */
+	bool complete_at_stop; /* lazy: fill what is left at exit (kept) */
 	const struct rte_memzone_image *img;
 	int fd; /* what the strategy reads, or -1 */
 	const unsigned char *map; /* the mapped image (mmap), or NULL */

@@ -40,12 +40,13 @@ uffd_copy_fill(const struct malloc_image_lazy *lz,
 		cp.mode = UFFDIO_COPY_MODE_DONTWAKE;
 		ret = ioctl(malloc_image_lazy_uffd(lz), UFFDIO_COPY, &cp);
 	} while (ret < 0 && errno == EAGAIN && cp.copy <= 0);
-	/*
-	 * ENOENT: the page was given back since (its memzone freed), and its
-	 * slot is no longer registered; nothing is waiting for it.
-	 */
-	if (ret == 0 || errno == ENOENT)
+	if (ret == 0)
 		return 0;
+	/* Pages the heap gives back are never filled: not those. */
+	if (errno == ENOENT)
+		return malloc_image_err_out(err, len, -ENOENT,
+				"its mapping is gone, unmapped or moved by "
+				"something other than the heap");
 	if (errno == EEXIST)
 		return malloc_image_err_out(err, len, -EEXIST,
 				"another process touched it first (a child or a "

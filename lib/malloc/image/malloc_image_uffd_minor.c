@@ -37,9 +37,6 @@ uffd_minor_fill(const struct malloc_image_lazy *lz,
 
 	RTE_SET_USED(bounce);
 	ret = eal_memalloc_page_view((const void *)(uintptr_t)p->addr, &view);
-	/* Given back since (its memzone freed): nothing waits for it. */
-	if (ret == -EINVAL)
-		return 0;
 	if (ret < 0)
 		return malloc_image_err_out(err, len, ret,
 				"cannot map its file a second time: %s",
@@ -55,8 +52,13 @@ uffd_minor_fill(const struct malloc_image_lazy *lz,
 		co.mode = UFFDIO_CONTINUE_MODE_DONTWAKE;
 		ret = ioctl(malloc_image_lazy_uffd(lz), UFFDIO_CONTINUE, &co);
 	} while (ret < 0 && errno == EAGAIN && co.mapped <= 0);
-	if (ret == 0 || errno == ENOENT)
+	if (ret == 0)
 		return 0;
+	/* Pages the heap gives back are never filled: not those. */
+	if (errno == ENOENT)
+		return malloc_image_err_out(err, len, -ENOENT,
+				"its mapping is gone, unmapped or moved by "
+				"something other than the heap");
 	if (errno == EEXIST)
 		return malloc_image_err_out(err, len, -EEXIST,
 				"it was mapped before it was filled");
