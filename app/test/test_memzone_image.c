@@ -1344,6 +1344,64 @@ mi_lazy_cut(const struct mi_case *c, const char *img, const char *strategy)
 	return mi_forget(c);
 }
 
+/*
+ * Pages mapped at start (-m) would never fault: a lazy strategy refuses
+ * them rather than leave their memzones' bytes out.
+ */
+static int
+mi_lazy_premapped(const struct mi_case *c, const char *img)
+{
+	char img_arg[PATH_MAX + 32], mem_arg[32];
+	const char *args[] = { c->dir_arg, c->prefix_arg, "-m", mem_arg,
+		"--iova-mode=va", "--memzone-image-strategy=uffd-copy", img_arg,
+		NULL };
+	struct test_child_result res;
+
+	TEST_ASSERT_SUCCESS(
+			test_huge_mem_arg(1, mem_arg, sizeof(mem_arg)), "-m");
+	snprintf(img_arg, sizeof(img_arg), "--memzone-image=%s", img);
+	TEST_ASSERT_EQUAL(mi_forget(c), TEST_SUCCESS, "forget");
+	TEST_ASSERT_SUCCESS(test_child_run("mi_show", args, &res), "run");
+	TEST_ASSERT_EQUAL(res.exit_code, TEST_CHILD_INIT_FAILED, "%s",
+			res.output);
+	TEST_ASSERT_STR_CONTAINS(res.output,
+			"is mapped already (-m or --socket-mem), and a lazy "
+			"strategy needs it empty",
+			"reason");
+	TEST_ASSERT_EQUAL(test_dir_count(c->dir, "map"), 0, "pages left");
+	mi_print_line(res.output, "is mapped already");
+	return TEST_SUCCESS;
+}
+
+/*
+ * A lazy restore with --keep-memzones, on touch only, that exits before
+ * touching anything: the kept files must still hold every byte, which
+ * the next start takes without reading the image.
+ */
+static int
+mi_lazy_kept(const struct mi_case *c, const char *img, const char *made)
+{
+	static const char *const lazy[] = {
+		"--memzone-image-strategy=uffd-copy", "--iova-mode=va",
+		"--memzone-image-prefetch=off", NULL
+	};
+	char img_arg[PATH_MAX + 32], found[4096];
+	struct test_child_result res;
+	const char *args[16];
+
+	TEST_ASSERT_EQUAL(mi_forget(c), TEST_SUCCESS, "forget");
+	mi_restore_args(c, img, lazy, NULL, img_arg, args);
+	TEST_ASSERT_SUCCESS(test_child_run(NULL, args, &res), "run");
+	TEST_ASSERT_EQUAL(res.exit_code, 0, "lazy, untouched: %s", res.output);
+	TEST_ASSERT_SUCCESS(mi_restore_run(c, img, NULL, &res), "restart");
+	TEST_ASSERT_EQUAL(res.exit_code, 0, "restart: %s", res.output);
+	TEST_ASSERT_STR_CONTAINS(res.output, "is not read", "files first");
+	mi_found(res.output, found, sizeof(found));
+	TEST_ASSERT(strcmp(made, found) == 0, "kept: made\n%sfound\n%s", made,
+			found);
+	return TEST_SUCCESS;
+}
+
 /* uffd-minor fills pages through their files: refused without them. */
 static int
 mi_minor_unlinked(const struct mi_case *c, const char *img)
@@ -1520,6 +1578,10 @@ mi_lazy_body(struct mi_case *c)
 			"pa");
 	TEST_ASSERT_EQUAL(mi_minor_unlinked(c, img), TEST_SUCCESS,
 			"uffd-minor without files");
+	TEST_ASSERT_EQUAL(mi_lazy_premapped(c, img), TEST_SUCCESS,
+			"pages mapped at start");
+	TEST_ASSERT_EQUAL(mi_lazy_kept(c, img, made), TEST_SUCCESS,
+			"kept files of an untouched lazy restore");
 	TEST_ASSERT_EQUAL(mi_lazy_freed(c, img, made,
 					  "--memzone-image-strategy=uffd-copy"),
 			TEST_SUCCESS, "uffd-copy, memzone freed");
