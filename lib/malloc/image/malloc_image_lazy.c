@@ -35,6 +35,7 @@
 #include <rte_errno.h>
 #include <rte_memory.h>
 
+#include "eal_lcore.h"
 #include "eal_log.h"
 #include "malloc_image_lazy.h"
 #include "malloc_image_threads.h"
@@ -707,6 +708,29 @@ lazy_n_prefetch(const struct malloc_image_lazy *lz, unsigned int asked)
 	return (unsigned int)RTE_MIN(n, lz->n_pages);
 }
 
+/*
+ * Start one of the engine's threads on the CPUs the process had before
+ * init pinned the main thread to the main lcore's: they must not all
+ * share that one CPU with an lcore that may poll without pause.
+ */
+static int
+lazy_thread_start(pthread_t *t, void *(*fn)(void *), void *arg)
+{
+	const struct eal_lcores *lc = eal_lcores_get();
+	pthread_attr_t attr;
+	int ret;
+
+	ret = pthread_attr_init(&attr);
+	if (ret != 0)
+		return ret;
+	if (lc != NULL && CPU_COUNT(&lc->main_affinity) > 0)
+		pthread_attr_setaffinity_np(&attr, sizeof(lc->main_affinity),
+				&lc->main_affinity);
+	ret = pthread_create(t, &attr, fn, arg);
+	pthread_attr_destroy(&attr);
+	return ret;
+}
+
 int
 malloc_image_lazy_start(const struct malloc_image_lazy_ops *ops,
 		const struct malloc_image_reader *r, char *err, size_t len)
@@ -746,7 +770,7 @@ malloc_image_lazy_start(const struct malloc_image_lazy_ops *ops,
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &old);
 	if (ret == 0) {
-		ret = -pthread_create(&lz->handler, NULL, lazy_handler, lz);
+		ret = -lazy_thread_start(&lz->handler, lazy_handler, lz);
 		if (ret < 0)
 			malloc_image_err_out(err, len, ret,
 					"cannot start its thread: %s",
@@ -794,7 +818,7 @@ malloc_image_lazy_prefetch(void)
 	__atomic_store_n(&lz->prefetch_live, 1, __ATOMIC_RELAXED);
 	for (i = 0; i < lz->n_prefetch_want; i++) {
 		__atomic_add_fetch(&lz->prefetch_live, 1, __ATOMIC_RELAXED);
-		if (pthread_create(&lz->prefetch[lz->n_prefetch], NULL,
+		if (lazy_thread_start(&lz->prefetch[lz->n_prefetch],
 				    lazy_prefetch, lz) == 0)
 			lz->n_prefetch++;
 		else
