@@ -138,6 +138,15 @@ uint64_t malloc_image_zone_chunks(uint64_t addr, uint64_t len);
 uint32_t malloc_image_chunk_at(
 		uint64_t addr, uint64_t len, uint64_t i, uint64_t *chunk_addr);
 
+/*
+ * The pages under memzone @p z of @p img, its heap element's header and
+ * trailer included (the saver's sizes, which a restore checks are its
+ * own): [@p first, @p end), in the page size of its list.
+ */
+void malloc_image_zone_pages(const struct rte_memzone_image *img,
+		const struct malloc_image_zone *z, uint64_t *first,
+		uint64_t *end);
+
 /* pread()/pwrite() of the whole range, through short counts and EINTR. */
 int malloc_image_pread(int fd, void *buf, size_t len, uint64_t off);
 int malloc_image_pwrite(int fd, const void *buf, size_t len, uint64_t off);

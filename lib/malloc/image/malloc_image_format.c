@@ -109,6 +109,17 @@ malloc_image_chunk_at(
 	return (uint32_t)(hi - lo);
 }
 
+void
+malloc_image_zone_pages(const struct rte_memzone_image *img,
+		const struct malloc_image_zone *z, uint64_t *first,
+		uint64_t *end)
+{
+	uint64_t ps = img->lists[z->list].page_sz;
+
+	*first = RTE_ALIGN_FLOOR(z->addr - img->hdr.elem_header_len, ps);
+	*end = RTE_ALIGN_CEIL(z->addr + z->len + img->hdr.elem_trailer_len, ps);
+}
+
 int
 malloc_image_pread(int fd, void *buf, size_t len, uint64_t off)
 {

@@ -61,6 +61,7 @@ struct malloc_image_lazy {
 	struct malloc_image_zone *zones;
 	struct malloc_image_lazy_page *pages; /* in address order */
 	uint64_t n_pages;
+	uint64_t max_len; /* of the largest page: a buffer's size */
 	uint8_t *state; /* per page, LAZY_* (atomic) */
 	uint64_t next; /* the prefetchers' next page (atomic) */
 	uint64_t n_done; /* pages DONE (atomic) */
@@ -204,14 +205,12 @@ lazy_bounce_get(const struct malloc_image_lazy *lz, struct lazy_bounce *b,
 		bool thp)
 {
 	const size_t align = 2u << 20;
-	uint64_t max = 0, i;
+	size_t max = lz->max_len;
 
 	b->map = NULL;
 	b->buf = NULL;
 	if (!lz->ops->bounce)
 		return 0;
-	for (i = 0; i < lz->n_pages; i++)
-		max = RTE_MAX(max, lz->pages[i].len);
 	b->map_len = max + align;
 	b->map = mmap(NULL, b->map_len, PROT_READ | PROT_WRITE,
 			MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
@@ -413,6 +412,28 @@ lazy_drain(struct malloc_image_lazy *lz, void *bounce)
 	return true;
 }
 
+/* The end of the run of adjacent pages that page @p i starts. */
+static uint64_t
+lazy_run_end(const struct malloc_image_lazy *lz, uint64_t i)
+{
+	const struct malloc_image_lazy_page *p = lz->pages;
+
+	for (i++; i < lz->n_pages && p[i].addr == p[i - 1].addr + p[i - 1].len;
+			i++)
+		;
+	return i;
+}
+
+/* The range of pages [@p i, @p j). */
+static struct uffdio_range
+lazy_range(const struct malloc_image_lazy *lz, uint64_t i, uint64_t j)
+{
+	const struct malloc_image_lazy_page *last = &lz->pages[j - 1];
+
+	return (struct uffdio_range){ .start = lz->pages[i].addr,
+		.len = last->addr + last->len - lz->pages[i].addr };
+}
+
 static void
 lazy_unwatch(struct malloc_image_lazy *lz)
 {
@@ -426,20 +447,13 @@ static void
 lazy_finish(struct malloc_image_lazy *lz)
 {
 	struct uffdio_range r;
-	uint64_t i = 0, j;
+	uint64_t i, j;
 
-	while (i < lz->n_pages) {
-		for (j = i + 1; j < lz->n_pages &&
-				lz->pages[j].addr ==
-						lz->pages[j - 1].addr +
-								lz->pages[j - 1].len;
-				j++)
-			;
-		r.start = lz->pages[i].addr;
-		r.len = lz->pages[j - 1].addr + lz->pages[j - 1].len - r.start;
+	for (i = 0; i < lz->n_pages; i = j) {
+		j = lazy_run_end(lz, i);
+		r = lazy_range(lz, i, j);
 		/* A range given back since is simply no longer there. */
 		ioctl(lz->uffd, UFFDIO_UNREGISTER, &r);
-		i = j;
 	}
 	lazy_unwatch(lz);
 	__atomic_store_n(lz->filling, EAL_IMAGE_FILLED, __ATOMIC_RELEASE);
@@ -504,11 +518,10 @@ lazy_add_zone_pages(struct malloc_image_lazy *lz,
 		const struct rte_memzone_image *img,
 		const struct malloc_image_zone *z, uint64_t *cap)
 {
-	uint64_t ps = img->lists[z->list].page_sz;
-	uint64_t a = RTE_ALIGN_FLOOR(z->addr - img->hdr.elem_header_len, ps);
-	uint64_t end = z->addr + z->len + img->hdr.elem_trailer_len;
+	uint64_t ps = img->lists[z->list].page_sz, a, end;
 	struct malloc_image_lazy_page *np;
 
+	malloc_image_zone_pages(img, z, &a, &end);
 	for (; a < end; a += ps) {
 		if (lz->n_pages > 0 && lz->pages[lz->n_pages - 1].addr == a)
 			continue;
@@ -519,6 +532,7 @@ lazy_add_zone_pages(struct malloc_image_lazy *lz,
 				return -ENOMEM;
 			lz->pages = np;
 		}
+		lz->max_len = RTE_MAX(lz->max_len, ps);
 		lz->pages[lz->n_pages++] = (struct malloc_image_lazy_page){
 			.addr = a,
 			.len = ps,
@@ -610,19 +624,12 @@ static int
 lazy_register(struct malloc_image_lazy *lz, char *err, size_t len)
 {
 	struct uffdio_register reg;
-	uint64_t i = 0, j;
+	uint64_t i, j;
 
-	while (i < lz->n_pages) {
-		for (j = i + 1; j < lz->n_pages &&
-				lz->pages[j].addr ==
-						lz->pages[j - 1].addr +
-								lz->pages[j - 1].len;
-				j++)
-			;
+	for (i = 0; i < lz->n_pages; i = j) {
+		j = lazy_run_end(lz, i);
 		memset(&reg, 0, sizeof(reg));
-		reg.range.start = lz->pages[i].addr;
-		reg.range.len = lz->pages[j - 1].addr + lz->pages[j - 1].len -
-				reg.range.start;
+		reg.range = lazy_range(lz, i, j);
 		reg.mode = lz->ops->mode;
 		if (ioctl(lz->uffd, UFFDIO_REGISTER, &reg) < 0)
 			return malloc_image_err_out(err, len, -errno,
@@ -637,7 +644,6 @@ lazy_register(struct malloc_image_lazy *lz, char *err, size_t len)
 					"the userfaultfd cannot fill the pages at "
 					"%#" PRIx64 " the way it needs",
 					(uint64_t)reg.range.start);
-		i = j;
 	}
 	return 0;
 }
@@ -697,13 +703,9 @@ lazy_n_prefetch(const struct malloc_image_lazy *lz, unsigned int asked)
 {
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	uint64_t n = asked != 0 ? asked : (uint64_t)RTE_MAX(cpus - 1, 1L);
-	uint64_t i, max = 0;
-
-	for (i = 0; i < lz->n_pages; i++)
-		max = RTE_MAX(max, lz->pages[i].len);
 	n = RTE_MIN(n, (uint64_t)LAZY_THREADS_MAX);
 	/* A buffer per prefetcher: one 1 GB buffer is plenty. */
-	if (lz->ops->bounce && max > (2u << 20))
+	if (lz->ops->bounce && lz->max_len > (2u << 20))
 		n = 1;
 	return (unsigned int)RTE_MIN(n, lz->n_pages);
 }
@@ -731,8 +733,8 @@ lazy_thread_start(pthread_t *t, void *(*fn)(void *), void *arg)
 	return ret;
 }
 
-int
-malloc_image_lazy_start(const struct malloc_image_lazy_ops *ops,
+static int
+lazy_start(const struct malloc_image_lazy_ops *ops,
 		const struct malloc_image_reader *r, char *err, size_t len)
 {
 	struct malloc_image_lazy *lz;
@@ -796,6 +798,20 @@ malloc_image_lazy_start(const struct malloc_image_lazy_ops *ops,
 					" and by prefetch threads once the "
 					"memzones are in place" :
 					" only");
+	return 0;
+}
+
+int
+malloc_image_lazy_start(const struct malloc_image_lazy_ops *ops,
+		const struct malloc_image_reader *r, char *err, size_t len)
+{
+	char why[768];
+	int ret = lazy_start(ops, r, why, sizeof(why));
+
+	if (ret < 0)
+		return malloc_image_err_out(err, len, ret,
+				"--memzone-image-strategy=%s: %s", ops->name,
+				why);
 	return 0;
 }
 

@@ -80,8 +80,8 @@ int malloc_image_lazy_build(const struct malloc_image_lazy *lz,
  * malloc_image_lazy_prefetch(). @p r->filling says to secondary
  * processes that pages are still to come, until every page is in.
  *
- * @return 0, or a negative errno with one line in @p err (the pages are
- *   then as they were).
+ * @return 0, or a negative errno with one line in @p err, naming the
+ *   strategy (the pages are then as they were).
  */
 int malloc_image_lazy_start(const struct malloc_image_lazy_ops *ops,
 		const struct malloc_image_reader *r, char *err, size_t len);

@@ -142,23 +142,20 @@ restore_map_zone(const struct rte_mem_config *mcfg,
 {
 	const struct malloc_image_list *l = &img->lists[z->list];
 	const struct rte_memseg_list *msl = &mcfg->memsegs[l->msl_idx];
-	void *lo = (void *)(uintptr_t)(z->addr - MALLOC_ELEM_HEADER_LEN);
-	void *hi = (void *)(uintptr_t)(z->addr + z->len +
-			MALLOC_ELEM_TRAILER_LEN - 1);
-	unsigned int first, last;
+	uint64_t lo, end;
 	char why[256];
 	int ret;
 
-	if ((uintptr_t)lo < msl->addr_64 ||
-			(uintptr_t)hi >= msl->addr_64 + msl->len)
+	malloc_image_zone_pages(img, z, &lo, &end);
+	if (lo < msl->addr_64 || end > msl->addr_64 + msl->len)
 		return malloc_image_err_out(err, len, -EINVAL,
 				"--memzone-image: memzone '%s' of %s does not fit "
 				"its memseg list with this build's heap elements",
 				z->name, img->path);
-	first = eal_msl_addr_idx(msl, lo);
-	last = eal_msl_addr_idx(msl, hi);
-	ret = eal_memalloc_map_at(l->msl_idx, first, last - first + 1, fill,
-			why, sizeof(why));
+	ret = eal_memalloc_map_at(l->msl_idx,
+			eal_msl_addr_idx(msl, (void *)(uintptr_t)lo),
+			(unsigned int)((end - lo) / l->page_sz), fill, why,
+			sizeof(why));
 	if (ret == -ENOTSUP)
 		return malloc_image_err_out(err, len, ret,
 				"--memzone-image: memzone '%s': a lazy strategy "
@@ -183,16 +180,14 @@ restore_check_unmapped(const struct rte_mem_config *mcfg,
 {
 	const struct rte_memseg_list *msl;
 	const struct malloc_image_zone *z;
-	uint64_t a, end, ps;
+	uint64_t a, end;
 	uint32_t i;
 
 	for (i = 0; i < img->hdr.n_zones; i++) {
 		z = &img->zones[i];
 		msl = &mcfg->memsegs[img->lists[z->list].msl_idx];
-		ps = msl->page_sz;
-		end = z->addr + z->len + MALLOC_ELEM_TRAILER_LEN;
-		for (a = RTE_ALIGN_FLOOR(z->addr - MALLOC_ELEM_HEADER_LEN, ps);
-				a < end; a += ps) {
+		malloc_image_zone_pages(img, z, &a, &end);
+		for (; a < end; a += msl->page_sz) {
 			if (rte_mem_virt2memseg((void *)(uintptr_t)a, msl) ==
 					NULL)
 				continue;

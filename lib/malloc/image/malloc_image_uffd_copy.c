@@ -68,14 +68,7 @@ static const struct malloc_image_lazy_ops uffd_copy_ops = {
 static int
 uffd_copy_start(struct malloc_image_reader *r, char *err, size_t len)
 {
-	char why[768];
-	int ret;
-
-	ret = malloc_image_lazy_start(&uffd_copy_ops, r, why, sizeof(why));
-	if (ret < 0)
-		return malloc_image_err_out(err, len, ret,
-				"--memzone-image-strategy=uffd-copy: %s", why);
-	return 0;
+	return malloc_image_lazy_start(&uffd_copy_ops, r, err, len);
 }
 
 const struct malloc_image_strategy malloc_image_by_uffd_copy = {

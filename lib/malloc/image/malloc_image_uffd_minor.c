@@ -106,17 +106,12 @@ uffd_minor_probe(const struct rte_memzone_image *img, char *err, size_t len)
 static int
 uffd_minor_start(struct malloc_image_reader *r, char *err, size_t len)
 {
-	char why[768];
 	int ret;
 
 	ret = uffd_minor_probe(r->img, err, len);
 	if (ret < 0)
 		return ret;
-	ret = malloc_image_lazy_start(&uffd_minor_ops, r, why, sizeof(why));
-	if (ret < 0)
-		return malloc_image_err_out(err, len, ret,
-				"--memzone-image-strategy=uffd-minor: %s", why);
-	return 0;
+	return malloc_image_lazy_start(&uffd_minor_ops, r, err, len);
 }
 
 const struct malloc_image_strategy malloc_image_by_uffd_minor = {
