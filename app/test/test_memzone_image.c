@@ -415,6 +415,21 @@ mi_case_close(struct mi_case *c)
 	return ret;
 }
 
+/* Run @p body in a case of its own named @p name, then take it down. */
+static int
+mi_with_case(const char *name, int (*body)(struct mi_case *c))
+{
+	struct mi_case c;
+	int ret = mi_case_open(&c, name);
+
+	if (ret != TEST_SUCCESS)
+		return ret;
+	ret = body(&c);
+	if (mi_case_close(&c) != TEST_SUCCESS)
+		ret = TEST_FAILED;
+	return ret;
+}
+
 /* The lines of @p out starting with @p tag, in @p buf. */
 static void
 mi_lines(const char *out, char tag, char *buf, size_t len)
@@ -642,15 +657,7 @@ mi_save_body(struct mi_case *c)
 static int
 test_memzone_image_save(void)
 {
-	struct mi_case c;
-	int ret = mi_case_open(&c, "save");
-
-	if (ret != TEST_SUCCESS)
-		return ret;
-	ret = mi_save_body(&c);
-	if (mi_case_close(&c) != TEST_SUCCESS)
-		ret = TEST_FAILED;
-	return ret;
+	return mi_with_case("save", mi_save_body);
 }
 REGISTER_FAST_TEST(memzone_image_save_autotest, NOHUGE_SKIP, ASAN_OK,
 		test_memzone_image_save);
@@ -980,15 +987,7 @@ mi_kill_body(struct mi_case *c)
 static int
 test_memzone_image_killed(void)
 {
-	struct mi_case c;
-	int ret = mi_case_open(&c, "killed");
-
-	if (ret != TEST_SUCCESS)
-		return ret;
-	ret = mi_kill_body(&c);
-	if (mi_case_close(&c) != TEST_SUCCESS)
-		ret = TEST_FAILED;
-	return ret;
+	return mi_with_case("killed", mi_kill_body);
 }
 REGISTER_FAST_TEST(memzone_image_killed_autotest, NOHUGE_SKIP, ASAN_OK,
 		test_memzone_image_killed);
@@ -1280,15 +1279,7 @@ mi_restore_body(struct mi_case *c)
 static int
 test_memzone_image_restore(void)
 {
-	struct mi_case c;
-	int ret = mi_case_open(&c, "restore");
-
-	if (ret != TEST_SUCCESS)
-		return ret;
-	ret = mi_restore_body(&c);
-	if (mi_case_close(&c) != TEST_SUCCESS)
-		ret = TEST_FAILED;
-	return ret;
+	return mi_with_case("restore", mi_restore_body);
 }
 REGISTER_FAST_TEST(memzone_image_restore_autotest, NOHUGE_SKIP, ASAN_OK,
 		test_memzone_image_restore);
@@ -1604,15 +1595,7 @@ mi_lazy_body(struct mi_case *c)
 static int
 test_memzone_image_lazy(void)
 {
-	struct mi_case c;
-	int ret = mi_case_open(&c, "lazy");
-
-	if (ret != TEST_SUCCESS)
-		return ret;
-	ret = mi_lazy_body(&c);
-	if (mi_case_close(&c) != TEST_SUCCESS)
-		ret = TEST_FAILED;
-	return ret;
+	return mi_with_case("lazy", mi_lazy_body);
 }
 REGISTER_FAST_TEST(memzone_image_lazy_autotest, NOHUGE_SKIP, ASAN_OK,
 		test_memzone_image_lazy);
