@@ -21,6 +21,8 @@
 
 #include <rte_common.h>
 #include <rte_errno.h>
+#include <rte_launch.h>
+#include <rte_lcore.h>
 #include <rte_malloc.h>
 
 #include "malloc_check.h"
@@ -272,6 +274,90 @@ mo_child_decay(int argc, char **argv)
 }
 REGISTER_CHILD_ACTION(mo_decay, mo_child_decay)
 
+#define MO_REMOTE_OBJS 20000 /* about 3 MB of slab objects */
+
+static void *mo_objs[MO_REMOTE_OBJS];
+
+/* Free the first *@p arg objects (MO_REMOTE_OBJS if NULL). */
+static int
+mo_free_objs(void *arg)
+{
+	unsigned int i, n = arg != NULL ? *(unsigned int *)arg : MO_REMOTE_OBJS;
+
+	for (i = 0; i < n; i++)
+		rte_free(mo_objs[i]);
+	return 0;
+}
+
+/*
+ * Allocate the first *@p arg objects (MO_REMOTE_OBJS if NULL): two
+ * classes, each object next to the one allocated before.
+ */
+static int
+mo_alloc_objs(void *arg)
+{
+	unsigned int i, n = arg != NULL ? *(unsigned int *)arg : MO_REMOTE_OBJS;
+
+	for (i = 0; i < n; i++) {
+		mo_objs[i] = rte_malloc(
+				NULL, i < MO_REMOTE_OBJS / 2 ? 64 : 256, 0);
+		if (mo_objs[i] == NULL)
+			return -1;
+		memset(mo_objs[i], 0x5a, 64);
+	}
+	return 0;
+}
+
+/*
+ * Child with two lcores and --malloc-decay=1500. The main lcore frees a
+ * few of a worker's slab objects, holding them back: the statistics,
+ * read at once by the main lcore, count none of them. Then a worker
+ * frees the main lcore's objects: none is live after its free, and with
+ * both lcores idle the heap gives every page back by itself, the
+ * objects the worker still holds too.
+ */
+static int
+mo_child_remote_decay(int argc, char **argv)
+{
+	unsigned int worker = rte_get_next_lcore(-1, 1, 0), i, waited, few = 10;
+	struct rte_malloc_socket_stats s0, s;
+	long base = mo_own_mb();
+
+	RTE_SET_USED(argc);
+	RTE_SET_USED(argv);
+	if (worker >= RTE_MAX_LCORE || rte_malloc_get_socket_stats(0, &s0) < 0)
+		return 1;
+	/* The main lcore's cache gets its heap (its frees hold from then). */
+	rte_free(rte_malloc(NULL, 4096, 0));
+	/* Fewer than a chain holds, of one slab: none is handed over. */
+	if (rte_eal_remote_launch(mo_alloc_objs, &few, worker) != 0 ||
+			rte_eal_wait_lcore(worker) != 0)
+		return 7;
+	mo_free_objs(&few);
+	if (rte_malloc_get_socket_stats(0, &s) < 0 ||
+			s.alloc_count != s0.alloc_count)
+		return 8;
+	if (mo_alloc_objs(NULL) != 0)
+		return 2;
+	if (rte_eal_remote_launch(mo_free_objs, NULL, worker) != 0 ||
+			rte_eal_wait_lcore(worker) != 0)
+		return 3;
+	for (i = 0; i < MO_REMOTE_OBJS; i++)
+		if (rte_malloc_validate(mo_objs[i], NULL) != -1)
+			return 4;
+	for (waited = 0; waited < 20000 && mo_own_mb() != base; waited += 20)
+		usleep(20000);
+	if (mo_own_mb() != base || mo_heap_total() != 0)
+		return 5;
+	if (rte_malloc_get_socket_stats(0, &s) < 0 ||
+			s.alloc_count != s0.alloc_count)
+		return 6;
+	printf("idle heap gave the pages of remote frees back after %u ms\n",
+			waited);
+	return 0;
+}
+REGISTER_CHILD_ACTION(mo_remote_decay, mo_child_remote_decay)
+
 /*
  * Run @p action with the EAL options @p opts (NULL-ended, up to 4) in a
  * scratch dir, then "--" and @p app_arg; 0 if it exits 0.
@@ -379,6 +465,15 @@ test_mo_decay(void)
 	return mo_run_opts("decay", "mo_decay", opts, "0");
 }
 
+static int
+test_mo_remote_decay(void)
+{
+	static const char *const opts[] = { "--lcores=0@0,1@0",
+		"--malloc-decay=1500", NULL };
+
+	return mo_run_opts("remotedecay", "mo_remote_decay", opts, "0");
+}
+
 static struct unit_test_suite mo_suite = {
 	.suite_name = "heap options",
 	.unit_test_cases = {
@@ -390,6 +485,7 @@ static struct unit_test_suite mo_suite = {
 		TEST_CASE(test_mo_retain),
 		TEST_CASE(test_mo_retain_limit),
 		TEST_CASE(test_mo_decay),
+		TEST_CASE(test_mo_remote_decay),
 		TEST_CASES_END(),
 	},
 };

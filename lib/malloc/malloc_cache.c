@@ -479,7 +479,8 @@ cache_holds(const struct malloc_cache *c)
 	return __atomic_load_n(&c->size, __ATOMIC_RELAXED) != 0 ||
 			__atomic_load_n(&c->slab_remote, __ATOMIC_RELAXED) !=
 			0 ||
-			__atomic_load_n(&c->slab_idle, __ATOMIC_RELAXED) != 0;
+			__atomic_load_n(&c->slab_idle, __ATOMIC_RELAXED) != 0 ||
+			__atomic_load_n(&c->held_n, __ATOMIC_RELAXED) != 0;
 }
 
 /* Each lcore @p l of mask @p m. */
@@ -552,8 +553,16 @@ malloc_cache_take(struct rte_mem_config *mcfg, struct malloc_heap *heap,
 
 	CACHE_FOREACH(heap->cache_lcores, l)
 	{
-		if (l == self)
+		/*
+		 * The caller's own chain of another lcore's objects goes to
+		 * that lcore's slab: its cache must be swept too.
+		 */
+		if (l == self) {
+			if (__atomic_load_n(&st->caches[l].held_n,
+					    __ATOMIC_RELAXED) != 0)
+				others = true;
 			continue;
+		}
 		alone = false;
 		if (cache_holds(&st->caches[l]))
 			others = true;
@@ -614,6 +623,9 @@ malloc_cache_drain(struct rte_mem_config *mcfg, struct malloc_heap *heap,
 	for (k = 0; !cached && k < MALLOC_QUEUE_CLASSES; k++)
 		for (e = st->caches[l].head[k]; e != NULL; e = e->free_next)
 			e->t.state = ELEM_QUEUED;
+	/* Objects held for a slab before any sweep of its owner. */
+	CACHE_FOREACH(taken, l)
+	malloc_slab_flush_held(mcfg, &st->caches[l]);
 	CACHE_FOREACH(taken, l)
 	{
 		struct malloc_cache *c = &st->caches[l];
@@ -655,5 +667,8 @@ malloc_cache_forget(struct rte_mem_config *mcfg, const uint64_t *taken)
 		memset(c->head, 0, sizeof(c->head));
 		memset(c->count, 0, sizeof(c->count));
 		__atomic_store_n(&c->size, 0, __ATOMIC_RELAXED);
+		/* Held objects stay out of use: their chain may be half made. */
+		c->held_slab = NULL;
+		__atomic_store_n(&c->held_n, 0, __ATOMIC_RELAXED);
 	}
 }

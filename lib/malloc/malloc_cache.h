@@ -126,6 +126,15 @@ struct malloc_cache {
 	uint32_t slab_remote; /* 1: another thread freed onto a slab */
 	uint32_t slab_idle; /* 1: an empty slab was kept */
 	/*
+	 * Objects of another lcore's slab that this lcore freed and holds
+	 * back, to hand them over in one go (malloc_slab_free_other()): a
+	 * chain through the objects, as the slab's own remote chain.
+	 */
+	struct malloc_slab *held_slab; /* their slab, or NULL */
+	uint32_t held_head; /* the last one freed: the chain's start */
+	uint32_t held_tail; /* the first one freed: the chain's end */
+	uint32_t held_n; /* how many: drainers read it */
+	/*
 	 * Bytes rte_zmalloc() cleared in blocks of this cache's heap that
 	 * the owner took from the cache or its slabs: added to the heap's
 	 * count when its statistics are read (malloc_cache_zero()).
@@ -377,8 +386,9 @@ void malloc_cache_give_back(struct rte_mem_config *mcfg, const uint64_t *taken);
  * Empty the stacks of the caches in @p taken without freeing what they
  * held, after a process died inside a heap operation: they may name
  * elements a drain had half dealt with. Their elements stay CACHED, for
- * malloc_heap_rebuild() to free. The caller holds the heap lock and the
- * caches (malloc_cache_take()).
+ * malloc_heap_rebuild() to free; the slab objects they held back for
+ * other lcores stay out of use (a leak, as their chain may be half made).
+ * The caller holds the heap lock and the caches (malloc_cache_take()).
  */
 void malloc_cache_forget(struct rte_mem_config *mcfg, const uint64_t *taken);
 

@@ -250,6 +250,12 @@ malloc_heap_trim(struct rte_mem_config *mcfg, struct malloc_heap *heap)
 
 	if (!malloc_heap_shrinks(mcfg, heap))
 		return 0;
+	/*
+	 * Before the drain: memory an lcore puts in its cache after the
+	 * drain looked marks the heap again (malloc_trim_touch()), and the
+	 * trim thread comes back for it.
+	 */
+	__atomic_store_n(&heap->keeping, 0, __ATOMIC_SEQ_CST);
 	malloc_queue_drain(mcfg, heap);
 	for (i = 0; i < heap->n_bins; i++) {
 		/* A pass changes the lists: collect again until none is left. */
@@ -263,7 +269,6 @@ malloc_heap_trim(struct rte_mem_config *mcfg, struct malloc_heap *heap)
 				break; /* lib/eal refused: do not spin */
 		}
 	}
-	heap->keeping = 0;
 	return before - heap->total_size;
 }
 

@@ -23,6 +23,7 @@
 #include "malloc_heap.h"
 #include "malloc_slab.h"
 #include "malloc_slab_fast.h"
+#include "malloc_trim.h"
 
 int
 malloc_slab_track_list(struct rte_mem_config *mcfg, unsigned int l)
@@ -480,37 +481,109 @@ slab_free_local(struct rte_mem_config *mcfg, struct malloc_cache *c,
 }
 
 /*
- * Free object @p i of @p s from a thread that does not own it. @return
- * false if it is not live.
+ * Put the chain @p head .. @p tail of @p n objects of @p s, freed by
+ * threads that do not own it, on its remote chain, and tell its owner.
+ *
+ * @return true if that may have been the slab's last live object: a
+ *   guess, as the owner counts without the lock. Once unlocked, s may be
+ *   gone.
  */
 static bool
-slab_free_remote(struct rte_mem_config *mcfg, struct malloc_slab *s, uint32_t i)
+slab_hand_over(struct malloc_state *st, struct malloc_slab *s, uint32_t head,
+		uint32_t tail, uint32_t n)
 {
-	struct malloc_state *st = malloc_state_of(mcfg);
-	unsigned int owner = s->owner, heap_idx = s->heap_idx;
-	void *obj = malloc_slab_obj(s, i);
+	unsigned int owner = s->owner;
 	bool last;
 
 	malloc_slab_lock(s);
-	if (s->state[i] != MALLOC_SLAB_OBJ_BUSY) {
-		malloc_slab_unlock(s);
-		return false;
-	}
-	/* Before the owner may see it: then it may hand it out again. */
-	malloc_asan_poison(obj, malloc_slab_obj_size(s));
-	__atomic_store_n(&s->state[i], (uint8_t)MALLOC_SLAB_OBJ_REMOTE,
-			__ATOMIC_RELAXED);
-	malloc_slab_set_link(obj, s->remote);
-	s->remote = i;
-	__atomic_store_n(&s->remote_n, s->remote_n + 1, __ATOMIC_RELAXED);
-	/*
-	 * Whether that was the slab's last object: a guess, as the owner
-	 * counts without the lock. Once unlocked, s may be gone.
-	 */
+	malloc_slab_set_link(malloc_slab_obj(s, tail), s->remote);
+	s->remote = head;
+	__atomic_store_n(&s->remote_n, s->remote_n + n, __ATOMIC_RELAXED);
 	last = s->remote_n == __atomic_load_n(&s->live, __ATOMIC_RELAXED);
 	malloc_slab_unlock(s);
 	/* A drain claims the cache and collects: see malloc_cache_take(). */
 	__atomic_store_n(&st->caches[owner].slab_remote, 1, __ATOMIC_RELEASE);
+	return last;
+}
+
+/*
+ * Hand the objects cache @p c holds back over to their slab. The caller
+ * is in c, or has claimed it. @return as slab_hand_over().
+ */
+static bool
+slab_held_flush(struct malloc_state *st, struct malloc_cache *c)
+{
+	struct malloc_slab *s = c->held_slab;
+	bool last;
+
+	if (s == NULL)
+		return false;
+	last = slab_hand_over(st, s, c->held_head, c->held_tail, c->held_n);
+	c->held_slab = NULL;
+	__atomic_store_n(&c->held_n, 0, __ATOMIC_RELAXED);
+	return last;
+}
+
+/*
+ * Hold object @p i of @p s back in cache @p c, the caller's, which it
+ * has entered: objects of one slab go over together, under one lock,
+ * once MALLOC_SLAB_HELD wait or the next one is another slab's.
+ * @return as slab_hand_over(), for the objects handed over.
+ */
+static bool
+slab_hold(struct rte_mem_config *mcfg, struct malloc_cache *c,
+		struct malloc_slab *s, uint32_t i)
+{
+	struct malloc_state *st = malloc_state_of(mcfg);
+	bool last = false;
+
+	if (c->held_slab != s) {
+		/*
+		 * If this lcore goes idle, the trim thread hands them over:
+		 * told when a chain starts from none, as it drains the caches
+		 * holding any before it stops keeping the heap's memory.
+		 */
+		if (c->held_slab == NULL)
+			malloc_trim_touch(mcfg, &st->heaps[s->heap_idx]);
+		last = slab_held_flush(st, c);
+		c->held_slab = s;
+		c->held_tail = i;
+	}
+	malloc_slab_set_link(malloc_slab_obj(s, i), c->held_head);
+	c->held_head = i;
+	__atomic_store_n(&c->held_n, c->held_n + 1, __ATOMIC_RELAXED);
+	if (c->held_n >= MALLOC_SLAB_HELD)
+		last |= slab_held_flush(st, c);
+	return last;
+}
+
+bool
+malloc_slab_free_other(
+		struct rte_mem_config *mcfg, struct malloc_slab *s, uint32_t i)
+{
+	struct malloc_state *st = malloc_state_of(mcfg);
+	unsigned int lcore = malloc_cache_lcore(), heap_idx = s->heap_idx;
+	uint8_t busy = MALLOC_SLAB_OBJ_BUSY;
+	struct malloc_cache *c = NULL;
+	bool last;
+
+	/* Two threads freeing one object: only one finds it busy. */
+	if (!__atomic_compare_exchange_n(&s->state[i], &busy,
+			    (uint8_t)MALLOC_SLAB_OBJ_REMOTE, false,
+			    __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+		return false;
+	/* Before the owner may see it: then it may hand it out again. */
+	malloc_asan_poison(malloc_slab_obj(s, i), malloc_slab_obj_size(s));
+	if (lcore < RTE_MAX_LCORE &&
+			malloc_page_return(mcfg)->hold_remote_frees &&
+			st->caches[lcore].heap_idx == (int32_t)heap_idx)
+		c = &st->caches[lcore];
+	if (c != NULL && malloc_cache_enter(c)) {
+		last = slab_hold(mcfg, c, s, i);
+		malloc_cache_leave(c);
+	} else {
+		last = slab_hand_over(st, s, i, i, 1);
+	}
 	/*
 	 * The owner may not come back for an empty slab: a drain gives its
 	 * memory back to the heap now.
@@ -543,8 +616,8 @@ malloc_slab_free(struct rte_mem_config *mcfg, void *ptr)
 	lcore = malloc_cache_lcore();
 	c = &st->caches[s->owner];
 	if (lcore != s->owner || !malloc_cache_enter(c))
-		return slab_free_remote(mcfg, s, i) ? MALLOC_SLAB_FREED :
-						      MALLOC_SLAB_INVALID;
+		return malloc_slab_free_other(mcfg, s, i) ? MALLOC_SLAB_FREED :
+							    MALLOC_SLAB_INVALID;
 	drop = slab_free_local(mcfg, c, s, i);
 	malloc_cache_leave(c);
 	if (drop)
@@ -574,6 +647,12 @@ slab_sweep_list(struct malloc_cache *c, struct malloc_slab **list,
 			slab_unfull(c, s);
 		}
 	}
+}
+
+void
+malloc_slab_flush_held(struct rte_mem_config *mcfg, struct malloc_cache *c)
+{
+	slab_held_flush(malloc_state_of(mcfg), c);
 }
 
 void

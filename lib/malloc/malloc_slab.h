@@ -44,6 +44,12 @@ struct rte_mem_config;
  */
 #define MALLOC_SLAB_KEEP 16
 
+/*
+ * Objects of another lcore's slab an lcore holds back at most before it
+ * hands them over (malloc_slab_free_other()).
+ */
+#define MALLOC_SLAB_HELD 64
+
 /* What a slab's metadata holds in its magic field, xor its address. */
 #define MALLOC_SLAB_MAGIC UINT64_C(0x51ab5eed0bb1ec75)
 
@@ -194,6 +200,28 @@ enum malloc_slab_verdict {
 /* Free @p ptr if it is in a slab. */
 enum malloc_slab_verdict malloc_slab_free(
 		struct rte_mem_config *mcfg, void *ptr);
+
+/*
+ * Free object @p i, found live, of slab @p s, which the calling thread
+ * does not own. While heaps keep pages (malloc_trim.h) an lcore holds
+ * such frees back, up to MALLOC_SLAB_HELD objects of one slab, and hands
+ * them over under one lock of the slab: freeing another lcore's objects
+ * one at a time took its lock and wrote its owner's cache line each
+ * time, 2.5-5 times the cost of a free by the owner. A drain hands over
+ * what the caches it takes hold (malloc_slab_flush_held()); until then
+ * those objects count as live.
+ *
+ * @return false if the object is not live any more (freed twice).
+ */
+bool malloc_slab_free_other(
+		struct rte_mem_config *mcfg, struct malloc_slab *s, uint32_t i);
+
+/*
+ * Hand the objects cache @p c holds back for other lcores' slabs over to
+ * them. The caller has claimed c, or is its owner and in it.
+ */
+void malloc_slab_flush_held(
+		struct rte_mem_config *mcfg, struct malloc_cache *c);
 
 /*
  * The slab holding @p ptr, or NULL if it is in none; *@p live is set to

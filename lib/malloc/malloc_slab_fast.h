@@ -157,9 +157,10 @@ enum malloc_slab_owned {
 /*
  * Free @p ptr if it is a live object of a slab of the calling lcore, on
  * the memseg list of its newest slab, and the slab was not full and does
- * not empty (or stays empty). A pointer on that list outside every slab
- * needs no other look at the slabs: a live block of the heap lies where
- * no slab can be.
+ * not empty (or stays empty); or a live object of another lcore's slab
+ * there (malloc_slab_free_other()). A pointer on that list outside every
+ * slab needs no other look at the slabs: a live block of the heap lies
+ * where no slab can be.
  */
 static inline enum malloc_slab_owned
 malloc_slab_free_owned(struct rte_mem_config *mcfg, void *ptr)
@@ -184,8 +185,13 @@ malloc_slab_free_owned(struct rte_mem_config *mcfg, void *ptr)
 		return MALLOC_SLAB_OWNED_NOT_SLAB;
 	s = malloc_slab_floor(ptr);
 	i = malloc_slab_obj_idx(s, ptr);
-	if (unlikely(i == 0 || s->owner != lcore))
+	if (unlikely(i == 0))
 		return MALLOC_SLAB_OWNED_UNKNOWN;
+	/* Another lcore's object: found already, not looked up again. */
+	if (unlikely(s->owner != lcore))
+		return malloc_slab_free_other(mcfg, s, i) ?
+				MALLOC_SLAB_OWNED_FREED :
+				MALLOC_SLAB_OWNED_UNKNOWN;
 	if (unlikely(!malloc_cache_enter(c)))
 		return MALLOC_SLAB_OWNED_UNKNOWN;
 	if (unlikely(s->full ||

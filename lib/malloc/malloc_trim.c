@@ -45,6 +45,7 @@ const struct malloc_page_return malloc_page_keep = {
 	.grow_before_drain = true,
 	.wait_beside_free = true,
 	.keep_empty_slabs = true,
+	.hold_remote_frees = true,
 };
 
 const struct malloc_page_return malloc_page_eager = {

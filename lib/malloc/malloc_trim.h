@@ -43,6 +43,10 @@ struct malloc_page_return {
 	/* An emptied slab stays with its cache (up to MALLOC_SLAB_KEEP a
 	 * class), without asking whether its page could go back. */
 	bool keep_empty_slabs;
+	/* A free of another lcore's slab object may wait with the freeing
+	 * lcore, to be handed over with others of its slab
+	 * (malloc_slab_free_other()). */
+	bool hold_remote_frees;
 };
 
 /*
