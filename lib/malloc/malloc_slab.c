@@ -507,6 +507,26 @@ slab_hand_over(struct malloc_state *st, struct malloc_slab *s, uint32_t head,
 }
 
 /*
+ * Other threads' frees may have left a slab of @p heap without a live
+ * object, and its owner may not come back for it. Heaps that keep pages
+ * leave it to the trim thread, as they leave a free page: its owner may
+ * take objects from it again before (a drain for each such slab cost a
+ * thread fence, and the slab's clearing and carving when made again).
+ * Else a drain gives its memory back to the heap now.
+ */
+static void
+slab_left_empty(struct rte_mem_config *mcfg, struct malloc_heap *heap)
+{
+	if (malloc_page_return(mcfg)->hold_remote_frees) {
+		malloc_trim_touch(mcfg, heap);
+		return;
+	}
+	malloc_heap_lock(heap);
+	malloc_queue_drain(mcfg, heap);
+	malloc_heap_unlock(heap);
+}
+
+/*
  * Hand the objects cache @p c holds back over to their slab. The caller
  * is in c, or has claimed it. @return as slab_hand_over().
  */
@@ -514,44 +534,43 @@ static bool
 slab_held_flush(struct malloc_state *st, struct malloc_cache *c)
 {
 	struct malloc_slab *s = c->held_slab;
-	bool last;
+	uint32_t n = __atomic_load_n(&c->held_n, __ATOMIC_ACQUIRE);
+	bool last = false;
 
-	if (s == NULL)
-		return false;
-	last = slab_hand_over(st, s, c->held_head, c->held_tail, c->held_n);
+	/*
+	 * The count says what the chain holds: an owner that died before
+	 * counting a chain's first object left its other fields stale.
+	 */
+	if (s != NULL && n != 0)
+		last = slab_hand_over(st, s, c->held_head, c->held_tail, n);
+	__atomic_store_n(&c->held_n, 0, __ATOMIC_RELEASE);
 	c->held_slab = NULL;
-	__atomic_store_n(&c->held_n, 0, __ATOMIC_RELAXED);
 	return last;
 }
 
 /*
  * Hold object @p i of @p s back in cache @p c, the caller's, which it
  * has entered: objects of one slab go over together, under one lock,
- * once MALLOC_SLAB_HELD wait or the next one is another slab's.
- * @return as slab_hand_over(), for the objects handed over.
+ * once MALLOC_SLAB_HELD wait or the next one is another slab's. The
+ * count is written last, so a chain is whole up to what it counts.
+ * @return as slab_hand_over(), for the objects handed over; *@p started
+ *   is set if this object started a chain where there was none.
  */
 static bool
-slab_hold(struct rte_mem_config *mcfg, struct malloc_cache *c,
-		struct malloc_slab *s, uint32_t i)
+slab_hold(struct malloc_state *st, struct malloc_cache *c,
+		struct malloc_slab *s, uint32_t i, bool *started)
 {
-	struct malloc_state *st = malloc_state_of(mcfg);
 	bool last = false;
 
+	*started = c->held_slab == NULL;
 	if (c->held_slab != s) {
-		/*
-		 * If this lcore goes idle, the trim thread hands them over:
-		 * told when a chain starts from none, as it drains the caches
-		 * holding any before it stops keeping the heap's memory.
-		 */
-		if (c->held_slab == NULL)
-			malloc_trim_touch(mcfg, &st->heaps[s->heap_idx]);
 		last = slab_held_flush(st, c);
 		c->held_slab = s;
 		c->held_tail = i;
 	}
 	malloc_slab_set_link(malloc_slab_obj(s, i), c->held_head);
 	c->held_head = i;
-	__atomic_store_n(&c->held_n, c->held_n + 1, __ATOMIC_RELAXED);
+	__atomic_store_n(&c->held_n, c->held_n + 1, __ATOMIC_RELEASE);
 	if (c->held_n >= MALLOC_SLAB_HELD)
 		last |= slab_held_flush(st, c);
 	return last;
@@ -565,7 +584,7 @@ malloc_slab_free_other(
 	unsigned int lcore = malloc_cache_lcore(), heap_idx = s->heap_idx;
 	uint8_t busy = MALLOC_SLAB_OBJ_BUSY;
 	struct malloc_cache *c = NULL;
-	bool last;
+	bool last, started = false;
 
 	/* Two threads freeing one object: only one finds it busy. */
 	if (!__atomic_compare_exchange_n(&s->state[i], &busy,
@@ -579,22 +598,20 @@ malloc_slab_free_other(
 			st->caches[lcore].heap_idx == (int32_t)heap_idx)
 		c = &st->caches[lcore];
 	if (c != NULL && malloc_cache_enter(c)) {
-		last = slab_hold(mcfg, c, s, i);
+		last = slab_hold(st, c, s, i, &started);
 		malloc_cache_leave(c);
 	} else {
 		last = slab_hand_over(st, s, i, i, 1);
 	}
 	/*
-	 * The owner may not come back for an empty slab: a drain gives its
-	 * memory back to the heap now.
+	 * If this lcore goes idle, the trim thread hands its chain over:
+	 * told once the chain shows, when one starts where there was none
+	 * (a trim that drains the caches marks the heap unkept first).
 	 */
-	if (last) {
-		struct malloc_heap *heap = &st->heaps[heap_idx];
-
-		malloc_heap_lock(heap);
-		malloc_queue_drain(mcfg, heap);
-		malloc_heap_unlock(heap);
-	}
+	if (last)
+		slab_left_empty(mcfg, &st->heaps[heap_idx]);
+	else if (started)
+		malloc_trim_touch(mcfg, &st->heaps[heap_idx]);
 	return true;
 }
 
