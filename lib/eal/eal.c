@@ -194,8 +194,11 @@ eal_lcores_begin(struct eal_context *ctx, char *err)
 {
 	int ret = eal_lcores_init(&ctx->lcores, &ctx->opts, err, EAL_ERR_LEN);
 
-	if (ret == 0 && ctx->mem.mp.slot >= 0)
+	if (ret == 0 && ctx->mem.mp.slot >= 0) {
 		eal_mp_lcores_claim(&ctx->mem, &ctx->lcores);
+		/* The main lcore's id was set before it knew what it owns. */
+		eal_lcore_id_set(rte_lcore_id());
+	}
 	return ret;
 }
 

@@ -43,6 +43,7 @@
 #define SYSFS_NODE_DIR "/sys/devices/system/node"
 
 RTE_DEFINE_PER_LCORE(unsigned int, _lcore_id) = LCORE_ID_ANY;
+RTE_DEFINE_PER_LCORE(unsigned int, eal_lcore_own) = RTE_MAX_LCORE;
 
 /* The published table: the one pointer rte_* entry points start from. */
 static struct eal_lcores *lcores_published;
@@ -54,6 +55,16 @@ eal_lcores_set(struct eal_lcores *lc)
 }
 
 uint64_t eal_lcore_shared[RTE_MAX_LCORE / 64];
+
+void
+eal_lcore_id_set(unsigned int id)
+{
+	bool own = id < RTE_MAX_LCORE &&
+			((eal_lcore_shared[id / 64] >> (id % 64)) & 1) == 0;
+
+	RTE_PER_LCORE(_lcore_id) = id;
+	RTE_PER_LCORE(eal_lcore_own) = own ? id : RTE_MAX_LCORE;
+}
 
 struct eal_lcores *
 eal_lcores_get(void)
@@ -177,7 +188,7 @@ lcore_worker_loop(void *arg)
 	void *f_arg;
 	int ret;
 
-	RTE_PER_LCORE(_lcore_id) = lcore->id;
+	eal_lcore_id_set(lcore->id);
 	pthread_mutex_lock(&lcore->mutex);
 	for (;;) {
 		while (lcore->f == NULL && !lcore->stop)
@@ -360,7 +371,7 @@ lcore_main_pin(struct eal_lcores *lc, char *err, size_t err_len)
 		return -ret;
 	}
 	lc->main_pinned = true;
-	RTE_PER_LCORE(_lcore_id) = lcore->id;
+	eal_lcore_id_set(lcore->id);
 	return 0;
 }
 
@@ -432,7 +443,7 @@ eal_lcores_cleanup(struct eal_lcores *lc)
 		pthread_setaffinity_np(pthread_self(),
 				sizeof(lc->main_affinity), &lc->main_affinity);
 		lc->main_pinned = false;
-		RTE_PER_LCORE(_lcore_id) = LCORE_ID_ANY;
+		eal_lcore_id_set(LCORE_ID_ANY);
 	}
 }
 

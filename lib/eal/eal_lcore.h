@@ -100,21 +100,22 @@ struct eal_lcores *eal_lcores_get(void);
 /*
  * Bit per lcore id that another live process of the file prefix uses
  * too (eal_mp.h). Process state, written only inside rte_eal_init() and
- * rte_eal_cleanup(); read on every heap operation of an lcore, hence a
- * plain array rather than a call.
+ * rte_eal_cleanup(), before the lcores' threads start and after they end.
  */
 extern uint64_t eal_lcore_shared[RTE_MAX_LCORE / 64];
 
 /*
- * Whether lcore @p id (below RTE_MAX_LCORE) is also another process's:
- * shared per-lcore state of that id (the heap's lcore caches) is then
- * not this process's to use.
+ * Per thread: the lcore id whose shared per-lcore state (the heap's lcore
+ * caches) the thread may use, or RTE_MAX_LCORE for a thread that is no
+ * lcore, and for an lcore id that another process of the prefix uses
+ * too (its cache is that process's). Set with the lcore id, so that a
+ * heap operation reads one thread-local word instead of the id and then
+ * eal_lcore_shared.
  */
-static inline bool
-eal_lcore_is_shared(unsigned int id)
-{
-	return (eal_lcore_shared[id / 64] >> (id % 64)) & 1;
-}
+RTE_DECLARE_PER_LCORE(unsigned int, eal_lcore_own);
+
+/* Set the calling thread's lcore id to @p id, and what it owns. */
+void eal_lcore_id_set(unsigned int id);
 
 /*
  * The CPUs this process may run on (sched_getaffinity), for the -l checks

@@ -112,7 +112,7 @@ int eal_mp_sync(struct eal_mem *mem);
  * Record this process as the user of its enabled lcores in the config:
  * lcore ids index shared per-lcore state (the heap's lcore caches). An id
  * another live process has already is shared, as DPDK allows, but this
- * process keeps off its state (eal_lcore_is_shared(), and a warning that
+ * process keeps off its state (eal_lcore_own, and a warning that
  * names the other process). A dead process's ids are taken over.
  */
 void eal_mp_lcores_claim(struct eal_mem *mem, const struct eal_lcores *lc);

@@ -49,7 +49,7 @@ rte_thread_register(void)
 						__ATOMIC_RELAXED))
 			continue;
 		if (eal_mp_lcore_take(&ctx->mem, id) == 0) {
-			RTE_PER_LCORE(_lcore_id) = id;
+			eal_lcore_id_set(id);
 			return 0;
 		}
 		/* Another process's: leave the flag as it was. */
@@ -70,7 +70,7 @@ rte_thread_unregister(void)
 			!__atomic_load_n(&ctx->lcores.lcore[id].registered,
 					__ATOMIC_ACQUIRE))
 		return;
-	RTE_PER_LCORE(_lcore_id) = LCORE_ID_ANY;
+	eal_lcore_id_set(LCORE_ID_ANY);
 	eal_mp_lcore_give(&ctx->mem, id);
 	__atomic_store_n(&ctx->lcores.lcore[id].registered, false,
 			__ATOMIC_RELEASE);

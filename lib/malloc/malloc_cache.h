@@ -151,11 +151,7 @@ struct malloc_cache {
 static inline unsigned int
 malloc_cache_lcore(void)
 {
-	unsigned int lcore = rte_lcore_id();
-
-	if (lcore < RTE_MAX_LCORE && unlikely(eal_lcore_is_shared(lcore)))
-		return RTE_MAX_LCORE;
-	return lcore;
+	return RTE_PER_LCORE(eal_lcore_own);
 }
 
 /*
