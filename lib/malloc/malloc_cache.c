@@ -365,21 +365,18 @@ cache_push(struct rte_mem_config *mcfg, struct malloc_cache *c,
 }
 
 /*
- * Push @p e; if the cache is full mostly of other sizes, which a thread
- * that moved on to another size no longer asks for, drain the heap
- * (this cache with it) and push again. A cache full of @p e's own size
- * refuses it: the thread holds more blocks than a cache keeps, and
- * draining would only send the next round to the heap.
+ * Push @p e into full cache @p c if it is full mostly of other sizes,
+ * which a thread that moved on to another size no longer asks for: drain
+ * the heap (this cache with it) and push again. A cache full of @p e's
+ * own size refuses it: the thread holds more blocks than a cache keeps,
+ * and draining would only send the next round to the heap.
  */
-static bool
-cache_push_flush(struct rte_mem_config *mcfg, struct malloc_cache *c,
+static __rte_noinline bool
+cache_flush_push(struct rte_mem_config *mcfg, struct malloc_cache *c,
 		struct malloc_elem *e, int k)
 {
-	enum cache_push_result r = cache_push(mcfg, c, e, k);
 	struct malloc_heap *heap;
 
-	if (r != CACHE_FULL)
-		return r == CACHE_PUSHED;
 	if ((size_t)c->count[k] * malloc_queue_class_data(k) >= c->size / 2)
 		return false;
 	heap = &malloc_state_of(mcfg)->heaps[c->heap_idx];
@@ -387,6 +384,18 @@ cache_push_flush(struct rte_mem_config *mcfg, struct malloc_cache *c,
 	malloc_queue_drain(mcfg, heap);
 	malloc_heap_unlock(heap);
 	return cache_push(mcfg, c, e, k) == CACHE_PUSHED;
+}
+
+/* Push @p e, draining first if the cache is full (cache_flush_push()). */
+static inline bool
+cache_push_flush(struct rte_mem_config *mcfg, struct malloc_cache *c,
+		struct malloc_elem *e, int k)
+{
+	enum cache_push_result r = cache_push(mcfg, c, e, k);
+
+	if (likely(r != CACHE_FULL))
+		return r == CACHE_PUSHED;
+	return cache_flush_push(mcfg, c, e, k);
 }
 
 /* Element of class @p k (if any) refused: start the spares over. */
