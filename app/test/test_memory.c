@@ -23,6 +23,7 @@
 #include <rte_memory.h>
 
 #include "eal_memalloc.h"
+#include "eal_memseg_list.h"
 #include "test.h"
 
 #define PG RTE_PGSIZE_2M
@@ -226,6 +227,44 @@ check_dump_and_lock(struct rte_memseg **ms)
 	return TEST_SUCCESS;
 }
 
+/*
+ * With IOVA as PA, a new page's physical address is looked up only when
+ * asked for: the page a lookup asks about, then every page a walk hands
+ * out, each what pagemap says. As VA, the IOVA is the address at once.
+ */
+static int
+check_iova_deferred(struct rte_memseg **ms)
+{
+	void *va = RTE_PTR_ADD(ms[2]->addr, 5);
+	int n = 0, i;
+
+	if (rte_eal_iova_mode() == RTE_IOVA_VA) {
+		for (i = 0; i < 4; i++)
+			TEST_ASSERT_EQUAL(ms[i]->iova,
+					(rte_iova_t)(uintptr_t)ms[i]->addr,
+					"VA mode iova of page %d", i);
+		return TEST_SUCCESS;
+	}
+	for (i = 0; i < 4; i++)
+		TEST_ASSERT_EQUAL(ms[i]->iova, EAL_IOVA_UNRESOLVED,
+				"page %d: IOVA 0x%" PRIx64 " looked up at once",
+				i, ms[i]->iova);
+	TEST_ASSERT_EQUAL(rte_mem_virt2iova(va), rte_mem_virt2phy(va),
+			"virt2iova and pagemap disagree");
+	for (i = 0; i < 4; i++)
+		TEST_ASSERT(i == 2 ? ms[i]->iova == rte_mem_virt2phy(ms[i]->addr) :
+				     ms[i]->iova == EAL_IOVA_UNRESOLVED,
+				"page %d: IOVA 0x%" PRIx64 " after one lookup",
+				i, ms[i]->iova);
+	TEST_ASSERT_EQUAL(rte_memseg_walk(count_seg, &n), 0, "walk");
+	for (i = 0; i < 4; i++)
+		TEST_ASSERT(ms[i]->iova == rte_mem_virt2phy(ms[i]->addr) &&
+						ms[i]->iova % PG == 0,
+				"page %d: IOVA 0x%" PRIx64 " after a walk", i,
+				ms[i]->iova);
+	return TEST_SUCCESS;
+}
+
 static int
 test_mem_alloc_lookup(void)
 {
@@ -241,7 +280,9 @@ test_mem_alloc_lookup(void)
 		TEST_ASSERT_EQUAL(ms[i]->flags, 0, "fresh page flags 0x%x",
 				ms[i]->flags);
 	TEST_ASSERT_EQUAL(test_dir_count(dir, "map_"), 4, "page files");
-	ret = check_walks(ms);
+	ret = check_iova_deferred(ms);
+	if (ret == TEST_SUCCESS)
+		ret = check_walks(ms);
 	if (ret == TEST_SUCCESS)
 		ret = check_lookups(ms);
 	if (ret == TEST_SUCCESS)

@@ -68,7 +68,21 @@ struct mp_box {
 	uint32_t grown; /* the stopped case: the primary grew at last */
 	uint8_t *g_block; /* what it grew */
 	size_t g_len;
+	rte_iova_t a_iova; /* of a_block, as A found it */
 };
+
+/*
+ * Whether @p p's IOVA is what this process finds in pagemap (IOVA as
+ * PA) or its address (as VA): an IOVA another process looked up first
+ * holds here too.
+ */
+static bool
+mp_iova_ok(const void *p, rte_iova_t iova)
+{
+	if (rte_eal_iova_mode() == RTE_IOVA_VA)
+		return iova == (rte_iova_t)(uintptr_t)p;
+	return iova != RTE_BAD_IOVA && iova == rte_mem_virt2phy(p);
+}
 
 /* ---- child side ---- */
 
@@ -155,6 +169,11 @@ mp_child_primary(int argc, char **argv)
 	MP_CHECK(mp_holds(box->b_block, box->b_len, 0x3c), "B's block");
 	MP_CHECK(rte_memzone_lookup("mp_a") == NULL, "mp_a was freed by B");
 	MP_CHECK(rte_malloc_validate(box->a_block, NULL) == 0, "validate");
+	MP_CHECK(rte_mem_virt2iova(box->a_block) == box->a_iova &&
+					mp_iova_ok(box->a_block, box->a_iova),
+			"A's block: IOVA 0x%" PRIx64
+			" as A found it, 0x%" PRIx64 " here",
+			box->a_iova, rte_mem_virt2iova(box->a_block));
 	MP_CHECK(mp_maps_used("primary"), "primary maps at the end");
 	rte_free(box->a_block);
 	rte_free(box->b_block);
@@ -182,7 +201,10 @@ mp_child_a(int argc, char **argv)
 	box->a_block = rte_malloc(NULL, box->a_len, 0);
 	MP_CHECK(box->a_block != NULL, "a_block");
 	memset(box->a_block, 0x5a, box->a_len);
-	MP_CHECK(rte_mem_virt2iova(box->a_block) != RTE_BAD_IOVA, "iova");
+	box->a_iova = rte_mem_virt2iova(box->a_block);
+	MP_CHECK(mp_iova_ok(box->a_block, box->a_iova), "A's block: IOVA");
+	MP_CHECK(mp_iova_ok(box->p_block, rte_mem_virt2iova(box->p_block)),
+			"P's block: IOVA");
 	mz = rte_memzone_reserve("mp_a", 1 << 20, SOCKET_ID_ANY, 0);
 	MP_CHECK(mz != NULL, "mp_a: %s", rte_strerror(rte_errno));
 	memset(mz->addr, 0x77, mz->len);

@@ -27,7 +27,6 @@
 #include "eal_mem.h"
 #include "eal_memalloc.h"
 #include "eal_memseg_list.h"
-#include "linux/eal_iova.h"
 #include "linux/eal_numa.h"
 
 /* Bytes mapped on @p socket across its lists. */
@@ -57,7 +56,7 @@ memalloc_note_mapped(struct eal_mem *mem, unsigned int l, unsigned int idx,
 	pthread_mutex_unlock(&mem->mp.sync_lock);
 }
 
-static int
+static void
 memalloc_fill(struct eal_mem *mem, unsigned int l, unsigned int idx,
 		unsigned int n, const bool *dirty, struct rte_memseg **ms)
 {
@@ -75,16 +74,11 @@ memalloc_fill(struct eal_mem *mem, unsigned int l, unsigned int idx,
 		seg->flags = dirty[i] ? RTE_MEMSEG_FLAG_DIRTY : 0;
 		seg->nchannel = 0;
 		seg->nrank = 0;
-		if (mem->pagemap_fd < 0) {
-			seg->iova = (rte_iova_t)(uintptr_t)addr;
-		} else {
-			seg->iova = eal_iova_virt2phy(mem->pagemap_fd, addr);
-			if (seg->iova == RTE_BAD_IOVA)
-				return -EFAULT;
-		}
+		/* With IOVA as PA, looked up when asked for. */
+		seg->iova = mem->pagemap_fd < 0 ? (rte_iova_t)(uintptr_t)addr :
+						  EAL_IOVA_UNRESOLVED;
 		ms[i] = seg;
 	}
-	return 0;
 }
 
 /* Map one run of free slots and record it. */
@@ -117,7 +111,7 @@ memalloc_map_run(struct eal_mem *mem, unsigned int l, unsigned int idx,
 			EAL_LOG(ERR, "pages for node %d landed on node %d",
 					msl->socket_id, node);
 		if (ret == 0)
-			ret = memalloc_fill(mem, l, idx, n, dirty, ms);
+			memalloc_fill(mem, l, idx, n, dirty, ms);
 		if (ret < 0) {
 			memset(eal_msl_seg(mem->mcfg, msl, idx), 0,
 					n * sizeof(struct rte_memseg));

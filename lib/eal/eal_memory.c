@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <stddef.h>
 #include <string.h>
 #include <sys/mman.h>
 
@@ -22,11 +23,82 @@
 #include <rte_errno.h>
 #include <rte_memory.h>
 
+#include "eal_bitmap.h"
 #include "eal_mem.h"
 #include "eal_mp.h"
 #include "eal_memseg_list.h"
 #include "linux/eal_iova.h"
 #include "linux/eal_os.h"
+
+/*
+ * The IOVA word of @p ms, for atomic access: the struct is packed, but
+ * its IOVA comes first and the memseg arrays are 8-byte aligned in the
+ * shared config, as are its 48-byte entries.
+ */
+static inline rte_iova_t *
+memseg_iova_word(struct rte_memseg *ms)
+{
+	uintptr_t addr = (uintptr_t)ms;
+
+	RTE_BUILD_BUG_ON(offsetof(struct rte_memseg, iova) != 0 ||
+			sizeof(struct rte_memseg) % sizeof(rte_iova_t) != 0);
+	return (rte_iova_t *)addr;
+}
+
+/*
+ * Whether this process has page @p ms mapped: a secondary maps what the
+ * primary added only when it catches up (eal_mp.h), and pagemap shows
+ * no address for a page it has not mapped.
+ */
+static bool
+memseg_mapped_here(const struct eal_mem *mem, const struct rte_memseg *ms)
+{
+	const struct rte_memseg_list *msl = rte_mem_virt2memseg_list(ms->addr);
+	unsigned int l;
+
+	if (msl == NULL)
+		return false;
+	l = eal_msl_index(mem->mcfg, msl);
+	return mem->local[l].mapped == NULL ||
+			eal_bitmap_get(mem->local[l].mapped,
+					eal_msl_addr_idx(msl, ms->addr));
+}
+
+rte_iova_t
+eal_memseg_iova(struct rte_memseg *ms)
+{
+	rte_iova_t unresolved = EAL_IOVA_UNRESOLVED;
+	rte_iova_t iova = __atomic_load_n(
+			memseg_iova_word(ms), __ATOMIC_RELAXED);
+	struct eal_mem *mem = eal_mem_get();
+
+	if (likely(iova != EAL_IOVA_UNRESOLVED))
+		return iova;
+	/* Not mapped here yet: the next process, or a later ask, finds it. */
+	if (mem == NULL || mem->pagemap_fd < 0 || !memseg_mapped_here(mem, ms))
+		return RTE_BAD_IOVA;
+	/*
+	 * The first to look stores what it finds, a page's physical address
+	 * or RTE_BAD_IOVA for good, as the mapping used to fail then; any
+	 * other thread or process finds the same.
+	 */
+	iova = eal_iova_virt2phy(mem->pagemap_fd, ms->addr);
+	if (!__atomic_compare_exchange_n(memseg_iova_word(ms), &unresolved,
+			    iova, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+		return unresolved;
+	return iova;
+}
+
+void
+eal_msl_resolve_iova(const struct rte_mem_config *mcfg,
+		const struct rte_memseg_list *msl, unsigned int idx,
+		unsigned int n)
+{
+	unsigned int i;
+
+	for (i = idx; i < idx + n; i++)
+		eal_memseg_iova(eal_msl_seg(mcfg, msl, i));
+}
 
 int
 rte_memseg_list_walk_thread_unsafe(rte_memseg_list_walk_t func, void *arg)
@@ -58,7 +130,10 @@ rte_memseg_walk_thread_unsafe(rte_memseg_walk_t func, void *arg)
 
 		idx = eal_msl_find_next(mcfg, msl, 0, true);
 		while (idx >= 0) {
-			ret = func(msl, eal_msl_seg(mcfg, msl, idx), arg);
+			struct rte_memseg *ms = eal_msl_seg(mcfg, msl, idx);
+
+			eal_memseg_iova(ms);
+			ret = func(msl, ms, arg);
 			if (ret != 0)
 				return ret < 0 ? -1 : 1;
 			idx = eal_msl_find_next(mcfg, msl, idx + 1, true);
@@ -67,8 +142,9 @@ rte_memseg_walk_thread_unsafe(rte_memseg_walk_t func, void *arg)
 	return 0;
 }
 
-int
-rte_memseg_contig_walk_thread_unsafe(rte_memseg_contig_walk_t func, void *arg)
+/* The contiguous runs of used pages, their IOVAs resolved if @p resolve. */
+static int
+contig_walk(rte_memseg_contig_walk_t func, void *arg, bool resolve)
 {
 	struct rte_mem_config *mcfg = eal_mcfg_get();
 	unsigned int l, len;
@@ -80,6 +156,9 @@ rte_memseg_contig_walk_thread_unsafe(rte_memseg_contig_walk_t func, void *arg)
 		idx = eal_msl_find_next(mcfg, msl, 0, true);
 		while (idx >= 0) {
 			len = eal_msl_run_len(mcfg, msl, idx);
+			if (resolve)
+				eal_msl_resolve_iova(mcfg, msl,
+						(unsigned int)idx, len);
 			ret = func(msl, eal_msl_seg(mcfg, msl, idx),
 					(size_t)len * msl->page_sz, arg);
 			if (ret != 0)
@@ -88,6 +167,18 @@ rte_memseg_contig_walk_thread_unsafe(rte_memseg_contig_walk_t func, void *arg)
 		}
 	}
 	return 0;
+}
+
+int
+rte_memseg_contig_walk_thread_unsafe(rte_memseg_contig_walk_t func, void *arg)
+{
+	return contig_walk(func, arg, true);
+}
+
+int
+eal_memseg_contig_walk(rte_memseg_contig_walk_t func, void *arg)
+{
+	return contig_walk(func, arg, false);
 }
 
 int
@@ -140,6 +231,7 @@ struct rte_memseg *
 rte_mem_virt2memseg(const void *virt, const struct rte_memseg_list *msl)
 {
 	struct rte_mem_config *mcfg = eal_mcfg_get();
+	struct rte_memseg *ms;
 	unsigned int idx;
 
 	if (msl == NULL)
@@ -153,7 +245,9 @@ rte_mem_virt2memseg(const void *virt, const struct rte_memseg_list *msl)
 		rte_errno = EINVAL;
 		return NULL;
 	}
-	return eal_msl_seg(mcfg, msl, idx);
+	ms = eal_msl_seg(mcfg, msl, idx);
+	eal_memseg_iova(ms);
+	return ms;
 }
 
 phys_addr_t
@@ -176,10 +270,11 @@ rte_mem_virt2phy(const void *virt)
 rte_iova_t
 rte_mem_virt2iova(const void *virt)
 {
-	const struct rte_memseg *ms = rte_mem_virt2memseg(virt, NULL);
+	struct rte_memseg *ms = rte_mem_virt2memseg(virt, NULL);
+	rte_iova_t iova = ms != NULL ? eal_memseg_iova(ms) : RTE_BAD_IOVA;
 
-	if (ms != NULL && ms->iova != RTE_BAD_IOVA)
-		return ms->iova + RTE_PTR_DIFF(virt, ms->addr);
+	if (iova != RTE_BAD_IOVA)
+		return iova + RTE_PTR_DIFF(virt, ms->addr);
 	if (rte_eal_iova_mode() == RTE_IOVA_VA)
 		return (rte_iova_t)(uintptr_t)virt;
 	return rte_mem_virt2phy(virt);
@@ -197,8 +292,9 @@ iova2virt_cb(const struct rte_memseg_list *msl, const struct rte_memseg *ms,
 	struct iova2virt_arg *a = arg;
 
 	RTE_SET_USED(msl);
-	if (ms->iova == RTE_BAD_IOVA || a->iova < ms->iova ||
-			a->iova - ms->iova >= ms->len)
+	/* A page not mapped here yet (a secondary) has none to compare. */
+	if (ms->iova == RTE_BAD_IOVA || ms->iova == EAL_IOVA_UNRESOLVED ||
+			a->iova < ms->iova || a->iova - ms->iova >= ms->len)
 		return 0;
 	a->virt = RTE_PTR_ADD(ms->addr, a->iova - ms->iova);
 	return 1;

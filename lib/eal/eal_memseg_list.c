@@ -605,7 +605,10 @@ eal_memseg_list_add_external(void *va, size_t len, const rte_iova_t iova[],
 
 		memset(ms, 0, sizeof(*ms));
 		ms->addr = eal_msl_slot_addr(msl, i);
-		ms->iova = iova == NULL ? RTE_BAD_IOVA : iova[i];
+		/* Not page aligned, so no IOVA: it would read as "not yet". */
+		ms->iova = iova == NULL || iova[i] == EAL_IOVA_UNRESOLVED ?
+				RTE_BAD_IOVA :
+				iova[i];
 		ms->len = page_sz;
 		ms->hugepage_sz = page_sz;
 		ms->socket_id = socket;

@@ -49,6 +49,39 @@ eal_msl_seg(const struct rte_mem_config *mcfg,
 	return &segs[idx];
 }
 
+/*
+ * The IOVA of a page mapped with IOVA as PA whose physical address was
+ * not looked up yet. Reading one page's entry of /proc/self/pagemap costs
+ * a system call, about 1 us: half a millisecond per GiB of 2 MB pages on
+ * every start, even a warm restart that maps nothing new. So the lookup
+ * waits until something asks for the page's IOVA: the walks and lookups
+ * of rte_memory.h, the heaps' IOVA translation and their checks of IOVA
+ * contiguity resolve the pages they hand out or read. Only a page the
+ * calling process has not mapped yet (a secondary catching up with the
+ * primary) keeps it when handed out; rte_mem_virt2iova() and the like
+ * report RTE_BAD_IOVA for it.
+ */
+#define EAL_IOVA_UNRESOLVED ((rte_iova_t)-2)
+
+/*
+ * The IOVA of used page @p ms, looked up now if it was deferred
+ * (EAL_IOVA_UNRESOLVED): RTE_BAD_IOVA from then on if pagemap has none,
+ * RTE_BAD_IOVA for now (the page keeps EAL_IOVA_UNRESOLVED) if this
+ * process has not mapped the page yet.
+ */
+rte_iova_t eal_memseg_iova(struct rte_memseg *ms);
+
+/* eal_memseg_iova() of the @p n used slots from @p idx of list @p msl. */
+void eal_msl_resolve_iova(const struct rte_mem_config *mcfg,
+		const struct rte_memseg_list *msl, unsigned int idx,
+		unsigned int n);
+
+/*
+ * rte_memseg_contig_walk_thread_unsafe() for callers that read no IOVA:
+ * the pages' IOVAs may be EAL_IOVA_UNRESOLVED.
+ */
+int eal_memseg_contig_walk(rte_memseg_contig_walk_t func, void *arg);
+
 /* The address of slot @p idx. */
 static inline void *
 eal_msl_slot_addr(const struct rte_memseg_list *msl, unsigned int idx)

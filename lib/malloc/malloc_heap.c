@@ -390,6 +390,7 @@ malloc_heap_iova_break(struct rte_mem_config *mcfg,
 
 	if (mcfg->iova_mode == RTE_IOVA_VA)
 		return 0;
+	eal_msl_resolve_iova(mcfg, msl, first, last - first + 1);
 	for (i = last; i > first; i--) {
 		const struct rte_memseg *a = eal_msl_seg(mcfg, msl, i - 1);
 		const struct rte_memseg *b = eal_msl_seg(mcfg, msl, i);

@@ -303,7 +303,7 @@ malloc_heap_walk_locked(struct rte_mem_config *mcfg,
 		.arg = arg,
 	};
 
-	rte_memseg_contig_walk_thread_unsafe(heap_walk_run, &w);
+	eal_memseg_contig_walk(heap_walk_run, &w);
 	return w.ret;
 }
 
@@ -342,13 +342,15 @@ rte_iova_t
 malloc_heap_virt2iova(const struct rte_mem_config *mcfg, const void *addr)
 {
 	const struct rte_memseg_list *msl = heap_list_of(mcfg, addr);
-	const struct rte_memseg *ms;
+	struct rte_memseg *ms;
+	rte_iova_t iova;
 
 	if (msl == NULL)
 		return RTE_BAD_IOVA;
 	ms = eal_msl_seg(mcfg, msl, eal_msl_addr_idx(msl, addr));
-	if (ms->iova != RTE_BAD_IOVA)
-		return ms->iova + RTE_PTR_DIFF(addr, ms->addr);
+	iova = eal_memseg_iova(ms);
+	if (iova != RTE_BAD_IOVA)
+		return iova + RTE_PTR_DIFF(addr, ms->addr);
 	/* External memory has the IOVAs it was given, or none. */
 	if (mcfg->iova_mode == RTE_IOVA_VA && !msl->external)
 		return (rte_iova_t)(uintptr_t)addr;

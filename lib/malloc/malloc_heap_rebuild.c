@@ -188,7 +188,7 @@ malloc_heap_rebuild(struct rte_mem_config *mcfg, struct malloc_heap *heap)
 	heap->free_size = 0;
 	heap->free_count = 0;
 	heap->alloc_count = 0;
-	rte_memseg_contig_walk_thread_unsafe(heap_rebuild_run, r);
+	eal_memseg_contig_walk(heap_rebuild_run, r);
 	/* Pages mapped for a growth that never reached the heap. */
 	for (i = 0; r->ret == 0 && i < r->n_orphans; i++)
 		malloc_heap_add_memory(mcfg, heap, r->orphans[i].msl_idx,

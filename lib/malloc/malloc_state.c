@@ -95,7 +95,7 @@ state_add_lists(struct rte_mem_config *mcfg, char *err, size_t err_len)
 			return -ENOSPC;
 		}
 	}
-	rte_memseg_contig_walk_thread_unsafe(state_add_run, mcfg);
+	eal_memseg_contig_walk(state_add_run, mcfg);
 	return 0;
 }
 
@@ -196,7 +196,7 @@ malloc_state_cleanup(struct rte_mem_config *mcfg)
 	malloc_trim_stop();
 	malloc_image_lazy_stop();
 	if (malloc_asan_enabled())
-		rte_memseg_contig_walk_thread_unsafe(state_unpoison_run, NULL);
+		eal_memseg_contig_walk(state_unpoison_run, NULL);
 	/* The state dies with the config; only stop using it. */
 	if (rte_eal_process_type() == RTE_PROC_PRIMARY)
 		mcfg->malloc_off = 0;
