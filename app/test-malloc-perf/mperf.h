@@ -383,6 +383,26 @@ struct mperf_fit {
 void mperf_fit_points(const double *x, const double *y, unsigned int n,
 		struct mperf_fit *fit);
 
+/* One line of the projection: a mode's metric, fitted. */
+struct mperf_proj {
+	const struct mperf_mode *mode;
+	const char *who; /* "rtemem", "dpdk" (its exit) or "floor" (exit) */
+	enum mperf_metric metric; /* MPERF_T_INIT or MPERF_T_EXIT */
+	const char *label; /* "init", "exit", "floor exit", "DPDK exit" */
+	struct mperf_fit fit;
+};
+
+/* Lines of the projection at most: four per mode. */
+#define MPERF_MAX_PROJ (4 * MPERF_MAX_MODES)
+
+/*
+ * Fit every mode's start and exit, its floor's and dpdk-test's exit, into
+ * @p p (up to @p max lines); lines with fewer than two sizes are left
+ * out. @return how many.
+ */
+unsigned int mperf_projection(const struct mperf_ctx *ctx, struct mperf_proj *p,
+		unsigned int max);
+
 /* Print the fits and the projections to 64 GiB, 256 GiB and 1 TiB. */
 void mperf_print_projection(const struct mperf_ctx *ctx, FILE *f);
 

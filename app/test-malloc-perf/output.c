@@ -5,18 +5,20 @@
 /*
  * The results as a text table (stdout), JSON and CSV.
  *
- * JSON: one object (machine, config, startup, memset, alloc_table, dpdk);
- * a number that is not finite is written as null. CSV: a header, then
- * one row per (kind, case) with the kinds "startup", "memset" and
- * "alloc" and the implementations "rtemem" and "dpdk"; columns that do
- * not apply to a kind are empty. Both formats are described in
- * doc/guides/tools/malloc_perf.rst.
+ * JSON: one object (machine, config, startup, projection with --project,
+ * memset, alloc_table, dpdk); a number that is not finite is written as
+ * null. CSV: a header, then one row per (kind, case) with the kinds
+ * "startup", "memset" and "alloc" and the implementations "rtemem" and
+ * "dpdk"; columns that do not apply to a kind are empty. Both formats are
+ * described in doc/guides/tools/malloc_perf.rst.
  */
 
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+
+#include <rte_common.h>
 
 #include "mperf.h"
 
@@ -331,6 +333,36 @@ json_startup(const struct mperf_ctx *ctx, FILE *f)
 	fputs(ctx->n_startup ? "\n  ],\n" : "],\n", f);
 }
 
+/*
+ * --project: each fitted line, for a plot to draw to 1 TiB. The time a
+ * line gives at a size is fixed_ms + per_gib_ms * GiB.
+ */
+static void
+json_projection(const struct mperf_ctx *ctx, FILE *f)
+{
+	struct mperf_proj p[MPERF_MAX_PROJ];
+	unsigned int n = mperf_projection(ctx, p, RTE_DIM(p)), i;
+
+	fputs("  \"projection\": [", f);
+	for (i = 0; i < n; i++) {
+		fputs(i ? ",\n    {" : "\n    {", f);
+		fputs("\"mode\": ", f);
+		json_str(f, p[i].mode->name);
+		fputs(", \"who\": ", f);
+		json_str(f, p[i].who);
+		fputs(", \"metric\": ", f);
+		json_str(f, metric_names[p[i].metric]);
+		fputs(", \"fixed_ms\": ", f);
+		json_num(f, p[i].fit.fixed);
+		fputs(", \"per_gib_ms\": ", f);
+		json_num(f, p[i].fit.per_gib);
+		fputs(", \"max_rel_err\": ", f);
+		json_num(f, p[i].fit.max_rel_err);
+		fprintf(f, ", \"sizes\": %u}", p[i].fit.n);
+	}
+	fputs(n ? "\n  ],\n" : "],\n", f);
+}
+
 static void
 json_memset(FILE *f, const struct mperf_memset_ref *r, bool have)
 {
@@ -419,6 +451,8 @@ mperf_write_json(const struct mperf_ctx *ctx, const char *path)
 	json_machine(ctx, f);
 	json_config(ctx, f);
 	json_startup(ctx, f);
+	if (ctx->opts.project)
+		json_projection(ctx, f);
 	fputs("  \"memset\": ", f);
 	json_memset(f, &ctx->memset, ctx->have_table);
 	fputs(",\n  \"alloc_table\": ", f);

@@ -22,6 +22,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <rte_common.h>
+
 #include "mperf.h"
 
 /* The sizes projected to, in GiB. */
@@ -90,13 +92,48 @@ fit_mode(const struct mperf_ctx *ctx, const struct mperf_mode *mode,
 	mperf_fit_points(x, y, n, fit);
 }
 
+static const char *const fit_names[] = {
+	[FIT_RTEMEM] = "rtemem",
+	[FIT_DPDK] = "dpdk",
+	[FIT_FLOOR] = "floor",
+};
+
+unsigned int
+mperf_projection(const struct mperf_ctx *ctx, struct mperf_proj *p,
+		unsigned int max)
+{
+	/* Per mode, in the order printed: what is fitted, and its metric. */
+	static const struct {
+		enum fit_what what;
+		enum mperf_metric metric;
+		const char *label;
+	} lines[] = {
+		{ FIT_RTEMEM, MPERF_T_INIT, "init" },
+		{ FIT_RTEMEM, MPERF_T_EXIT, "exit" },
+		{ FIT_FLOOR, MPERF_T_EXIT, "floor exit" },
+		{ FIT_DPDK, MPERF_T_EXIT, "DPDK exit" },
+	};
+	unsigned int m, i, n = 0;
+
+	for (m = 0; m < ctx->opts.n_modes; m++)
+		for (i = 0; i < RTE_DIM(lines) && n < max; i++) {
+			p[n].mode = ctx->opts.modes[m];
+			p[n].who = fit_names[lines[i].what];
+			p[n].metric = lines[i].metric;
+			p[n].label = lines[i].label;
+			fit_mode(ctx, p[n].mode, lines[i].metric, lines[i].what,
+					&p[n].fit);
+			if (p[n].fit.ok)
+				n++;
+		}
+	return n;
+}
+
 static void
 print_fit(FILE *f, const char *what, const struct mperf_fit *fit)
 {
 	unsigned int i;
 
-	if (!fit->ok)
-		return;
 	fprintf(f, "%-30s %8.2f %8.3f", what, fit->fixed, fit->per_gib);
 	/* Noise larger than the cost per GiB: nothing to project. */
 	for (i = 0; i < N_PROJECT; i++)
@@ -113,8 +150,8 @@ print_fit(FILE *f, const char *what, const struct mperf_fit *fit)
 void
 mperf_print_projection(const struct mperf_ctx *ctx, FILE *f)
 {
-	const struct mperf_opts *o = &ctx->opts;
-	unsigned int m, i;
+	struct mperf_proj p[MPERF_MAX_PROJ];
+	unsigned int n = mperf_projection(ctx, p, RTE_DIM(p)), i;
 	char what[64];
 
 	fprintf(f, "\nProjection: fixed + per-GiB fit of the medians, ms from exec; error: largest residual of a measured size\n");
@@ -122,22 +159,9 @@ mperf_print_projection(const struct mperf_ctx *ctx, FILE *f)
 	for (i = 0; i < N_PROJECT; i++)
 		fprintf(f, " %7.0f GiB", project_gib[i]);
 	fprintf(f, "  error\n");
-	for (m = 0; m < o->n_modes; m++) {
-		struct mperf_fit fit;
-
-		fit_mode(ctx, o->modes[m], MPERF_T_INIT, FIT_RTEMEM, &fit);
-		snprintf(what, sizeof(what), "%s: init", o->modes[m]->name);
-		print_fit(f, what, &fit);
-		fit_mode(ctx, o->modes[m], MPERF_T_EXIT, FIT_RTEMEM, &fit);
-		snprintf(what, sizeof(what), "%s: exit", o->modes[m]->name);
-		print_fit(f, what, &fit);
-		fit_mode(ctx, o->modes[m], MPERF_T_EXIT, FIT_FLOOR, &fit);
-		snprintf(what, sizeof(what), "%s: floor exit",
-				o->modes[m]->name);
-		print_fit(f, what, &fit);
-		fit_mode(ctx, o->modes[m], MPERF_T_EXIT, FIT_DPDK, &fit);
-		snprintf(what, sizeof(what), "%s: DPDK exit",
-				o->modes[m]->name);
-		print_fit(f, what, &fit);
+	for (i = 0; i < n; i++) {
+		snprintf(what, sizeof(what), "%s: %s", p[i].mode->name,
+				p[i].label);
+		print_fit(f, what, &p[i].fit);
 	}
 }

@@ -7,7 +7,10 @@
 Reads the JSON that rtemem-malloc-perf --json writes and draws two panels,
 one line per mode with the min-max range as error bars: the time from exec
 to rte_eal_init returning, and the whole process (exec to exit), where
-dpdk-test's runs are drawn dashed in the colour of the same mode.
+dpdk-test's runs are drawn dashed in the colour of the same mode. With
+--project, a third panel draws each mode's fitted exit time out to 1 TiB
+(solid), beside the floor's (dotted) and dpdk-test's (dashed), with the
+measured medians as points.
 
 For a --threads run it draws instead aggregate throughput against the
 number of threads: a panel per shape (rows) and block size (columns), a
@@ -72,6 +75,50 @@ def draw(axis, modes, metric, dpdk, title):
     axis.xaxis.set_minor_locator(NullLocator())
     axis.yaxis.set_major_formatter(ScalarFormatter())
     axis.grid(True, which="both", alpha=0.3)
+
+
+# Where the projection panel ends, GiB.
+PROJECT_TO_GIB = 1024
+PROJECT_STYLES = {"rtemem": "-", "floor": ":", "dpdk": "--"}
+
+
+def draw_projection(axis, modes, lines):
+    """The fitted exit times of each mode, out to PROJECT_TO_GIB."""
+    from matplotlib.ticker import NullLocator, ScalarFormatter
+    colours = {}
+    for mode, cases in modes.items():
+        sizes, med, _, _ = series(cases, "exit_ms")
+        if sizes:
+            points = axis.plot([s / 1024 for s in sizes], med, "o")
+            colours[mode] = points[0].get_color()
+    for line in lines:
+        if line["metric"] != "exit_ms" or line["mode"] not in colours:
+            continue
+        if line["per_gib_ms"] is None or line["per_gib_ms"] <= 0:
+            continue
+        cases = modes[line["mode"]]
+        start = min(c["size_mb"] for c in cases) / 1024
+        # Fixed + linear is a curve on log axes: sample it.
+        xs = [start * (PROJECT_TO_GIB / start) ** (i / 40) for i in range(41)]
+        ys = [line["fixed_ms"] + line["per_gib_ms"] * x for x in xs]
+        err = 100 * (line["max_rel_err"] or 0)
+        axis.plot(xs, ys, PROJECT_STYLES.get(line["who"], "-"),
+                  color=colours[line["mode"]],
+                  label=f"{line['mode']} ({line['who']}): "
+                        f"{line['per_gib_ms']:.2f} ms/GiB, "
+                        f"err {err:.0f}%")
+    axis.set_title(f"exit, fitted to {PROJECT_TO_GIB} GiB "
+                   "(solid: rtemem, dotted: floor, dashed: DPDK)",
+                   fontsize="small")
+    axis.set_xlabel("memory, GiB")
+    axis.set_ylabel("ms from exec")
+    axis.set_xscale("log", base=2)
+    axis.set_yscale("log")
+    axis.xaxis.set_minor_locator(NullLocator())
+    axis.xaxis.set_major_formatter(ScalarFormatter())
+    axis.yaxis.set_major_formatter(ScalarFormatter())
+    axis.grid(True, which="both", alpha=0.3)
+    axis.legend(fontsize="x-small")
 
 
 def draw_threads(plt, results, out):
@@ -145,7 +192,12 @@ def main(argv):
               file=sys.stderr)
         return EXIT_INPUT
 
-    fig, (left, right) = plt.subplots(1, 2, figsize=(14, 7))
+    lines = results.get("projection") or []
+    if lines:
+        fig, (left, right, proj) = plt.subplots(1, 3, figsize=(21, 7))
+        draw_projection(proj, modes, lines)
+    else:
+        fig, (left, right) = plt.subplots(1, 2, figsize=(14, 7))
     draw(left, modes, "init_ms", False, "rtemem: exec to rte_eal_init returned")
     compared = any(c.get("dpdk_exit_ms") for cs in modes.values() for c in cs)
     draw(right, modes, "exit_ms", compared,
