@@ -3686,8 +3686,11 @@ test_slab_pages_back(void)
 	return run_heap_child("malloc_slab_pages", "malloc_slab_pages");
 }
 
-/* Slabs of one class the keep test fills, more than a cache keeps. */
-#define SLAB_KEEP_FILL (MALLOC_SLAB_KEEP + 4)
+/*
+ * Slabs of one class the keep test fills, more than a cache keeps with
+ * --malloc-retain=0.
+ */
+#define SLAB_KEEP_FILL (MALLOC_SLAB_KEEP_MIN + 4)
 
 /* The slabs of class 0 that lcore @p lcore's cache owns. */
 static unsigned int
@@ -3701,7 +3704,8 @@ slab_count(unsigned int lcore)
 
 /*
  * Child with -m: on pages that stay mapped, a cache keeps its emptied
- * slabs up to MALLOC_SLAB_KEEP and serves the next objects from them
+ * slabs up to MALLOC_SLAB_KEEP_MIN (--malloc-retain=0 gives caches their
+ * least) and serves the next objects from them
  * without making any; a drain (a statistics call here) gives them back.
  */
 static int
@@ -3714,6 +3718,9 @@ slab_keep_child(void)
 	struct rte_malloc_socket_stats s;
 	unsigned int lcore = rte_lcore_id(), i, n = 0, made, objs;
 
+	if (malloc_state_of(malloc_mcfg_get())->slab_keep !=
+			MALLOC_SLAB_KEEP_MIN)
+		return 9;
 	for (i = 0; i < N; i++) {
 		p[i] = rte_malloc(NULL, 64, 0);
 		if (p[i] == NULL || slab_of(p[i]) == NULL)
@@ -3726,17 +3733,17 @@ slab_keep_child(void)
 	for (i = 0; i < N; i++)
 		rte_free(p[i]);
 	printf("%u slabs made, %u kept\n", made, slab_count(lcore));
-	if (slab_count(lcore) != MALLOC_SLAB_KEEP)
+	if (slab_count(lcore) != MALLOC_SLAB_KEEP_MIN)
 		return 3;
 	/* The kept slabs serve all they hold; the next object needs one. */
-	for (i = 0; i < N && slab_count(lcore) == MALLOC_SLAB_KEEP; i++) {
+	for (i = 0; i < N && slab_count(lcore) == MALLOC_SLAB_KEEP_MIN; i++) {
 		p[i] = rte_malloc(NULL, 64, 0);
 		if (p[i] == NULL)
 			return 4;
 		n = i + 1;
 	}
 	printf("%u objects from them, %u each\n", n - 1, objs);
-	if (n != MALLOC_SLAB_KEEP * objs + 1)
+	if (n != MALLOC_SLAB_KEEP_MIN * objs + 1)
 		return 5;
 	for (i = 0; i < n; i++)
 		rte_free(p[i]);

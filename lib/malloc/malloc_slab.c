@@ -444,14 +444,14 @@ slab_give_back(struct rte_mem_config *mcfg, const struct malloc_cache *c,
 			&malloc_state_of(mcfg)->heaps[s->heap_idx];
 
 	/*
-	 * On a page that stays mapped anyway (-m, legacy memory), empty
-	 * slabs stay too while the cache owns at most MALLOC_SLAB_KEEP of
-	 * the class: a thread that frees and allocates many objects in turn
-	 * then neither makes slabs nor clears them. A drain still takes
-	 * them, for an allocation that finds no room.
+	 * On a page that stays mapped anyway (-m, legacy memory, pages
+	 * kept), empty slabs stay too while the cache owns at most
+	 * slab_keep of the class: a thread that frees and allocates many
+	 * objects in turn then neither makes slabs nor clears them. A drain
+	 * still takes them, for an allocation that finds no room.
 	 */
 	if (!malloc_heap_page_may_go(mcfg, heap, e))
-		return c->slab_n[s->cls] > MALLOC_SLAB_KEEP;
+		return c->slab_n[s->cls] > malloc_state_of(mcfg)->slab_keep;
 	/*
 	 * Else only the class's current slab stays, so that allocating and
 	 * freeing one object in turn does not make and drop a slab each

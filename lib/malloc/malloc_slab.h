@@ -40,9 +40,10 @@ struct rte_mem_config;
 #define MALLOC_SLAB_MAX_DATA (64u << (MALLOC_SLAB_CLASSES - 1))
 /*
  * Slabs of a class a cache may own and still keep one that empties, on
- * pages that stay mapped.
+ * pages that stay mapped, at least: the state's slab_keep, which grows
+ * with what a cache may hold (malloc_cache_init()).
  */
-#define MALLOC_SLAB_KEEP 16
+#define MALLOC_SLAB_KEEP_MIN 16
 
 /*
  * Objects of another lcore's slab an lcore holds back at most before it

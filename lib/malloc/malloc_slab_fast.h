@@ -115,15 +115,15 @@ malloc_slab_alloc_owned(
  * Whether slab @p s of cache @p c stays once empty, as slab_give_back()
  * decides, in the common case it can tell at once: while heaps keep free
  * pages (malloc_trim.h) no page goes back with a slab, and a cache keeps
- * up to MALLOC_SLAB_KEEP slabs of a class. A thread allocating and
- * freeing one object in turn empties its slab every time.
+ * up to slab_keep slabs of a class. A thread allocating and freeing one
+ * object in turn empties its slab every time.
  */
 static inline bool
 malloc_slab_keeps_empty(const struct rte_mem_config *mcfg,
 		const struct malloc_cache *c, const struct malloc_slab *s)
 {
 	return malloc_page_return(mcfg)->keep_empty_slabs &&
-			c->slab_n[s->cls] <= MALLOC_SLAB_KEEP;
+			c->slab_n[s->cls] <= malloc_state_of(mcfg)->slab_keep;
 }
 
 /*

@@ -40,7 +40,7 @@ struct malloc_page_return {
 	/* Frees may wait in caches and queues beside free memory, and the
 	 * caches need not read their neighbours' headers. */
 	bool wait_beside_free;
-	/* An emptied slab stays with its cache (up to MALLOC_SLAB_KEEP a
+	/* An emptied slab stays with its cache (up to slab_keep a
 	 * class), without asking whether its page could go back. */
 	bool keep_empty_slabs;
 	/* A free of another lcore's slab object may wait with the freeing
