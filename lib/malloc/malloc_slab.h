@@ -36,7 +36,7 @@ struct rte_mem_config;
 #define MALLOC_SLAB_SHIFT 16
 #define MALLOC_SLAB_LEN ((size_t)1 << MALLOC_SLAB_SHIFT)
 /* Object sizes: 64 << class. */
-#define MALLOC_SLAB_CLASSES 3
+#define MALLOC_SLAB_CLASSES 5
 #define MALLOC_SLAB_MAX_DATA (64u << (MALLOC_SLAB_CLASSES - 1))
 /*
  * Slabs of a class a cache may own and still keep one that empties, on
@@ -173,7 +173,8 @@ malloc_slab_class(size_t size, unsigned int align)
 {
 	if (size - 1 >= MALLOC_SLAB_MAX_DATA || align > 64)
 		return -1;
-	return size <= 64 ? 0 : size <= 128 ? 1 : 2;
+	/* The class of the power of two at or above size, from 64 bytes. */
+	return size <= 64 ? 0 : 58 - __builtin_clzll((uint64_t)size - 1);
 }
 
 /*
