@@ -277,27 +277,17 @@ malloc_elem_checked(struct rte_mem_config *mcfg, const void *ptr,
 }
 
 /*
- * rte_free() of @p ptr, once the owner's slab path did not take it; in a
- * slab of any thread if @p maybe_slab.
+ * rte_free() of @p ptr, an element (no slab object) that the caller's
+ * cache did not take: @p v says why, with @p heap as malloc_cache_free()
+ * sets it.
  */
 static __rte_noinline void
-free_any(struct rte_mem_config *mcfg, void *ptr, bool maybe_slab)
+free_refused(struct rte_mem_config *mcfg, void *ptr,
+		enum malloc_cache_verdict v, struct malloc_heap *heap)
 {
-	struct malloc_heap *heap;
 	struct malloc_elem *e;
 
-	switch (maybe_slab ? malloc_slab_free(mcfg, ptr) : MALLOC_SLAB_NONE) {
-	case MALLOC_SLAB_FREED:
-		return;
-	case MALLOC_SLAB_INVALID:
-		RTE_LOG(ERR, MALLOC,
-				"rte_free: invalid memory %p, not an allocation\n",
-				ptr);
-		return;
-	case MALLOC_SLAB_NONE:
-		break;
-	}
-	switch (malloc_cache_free(mcfg, ptr, &heap)) {
+	switch (v) {
 	case MALLOC_CACHE_TAKEN:
 		return;
 	case MALLOC_CACHE_UNCHECKED:
@@ -314,6 +304,29 @@ free_any(struct rte_mem_config *mcfg, void *ptr, bool maybe_slab)
 				ptr);
 }
 
+/*
+ * rte_free() of @p ptr, once the owner's slab path could not tell: a
+ * slab object of any thread, or an element.
+ */
+static __rte_noinline void
+free_any(struct rte_mem_config *mcfg, void *ptr)
+{
+	struct malloc_heap *heap = NULL;
+
+	switch (malloc_slab_free(mcfg, ptr)) {
+	case MALLOC_SLAB_FREED:
+		return;
+	case MALLOC_SLAB_INVALID:
+		RTE_LOG(ERR, MALLOC,
+				"rte_free: invalid memory %p, not an allocation\n",
+				ptr);
+		return;
+	case MALLOC_SLAB_NONE:
+		break;
+	}
+	free_refused(mcfg, ptr, malloc_cache_free(mcfg, ptr, &heap), heap);
+}
+
 void
 rte_free(void *ptr)
 {
@@ -326,8 +339,17 @@ rte_free(void *ptr)
 	if (mcfg == NULL)
 		return;
 	owned = malloc_slab_free_owned(mcfg, ptr);
-	if (owned != MALLOC_SLAB_OWNED_FREED)
-		free_any(mcfg, ptr, owned == MALLOC_SLAB_OWNED_UNKNOWN);
+	if (likely(owned == MALLOC_SLAB_OWNED_NOT_SLAB)) {
+		/* An element: most go to the caller's cache, with one call. */
+		struct malloc_heap *heap = NULL;
+		enum malloc_cache_verdict v = malloc_cache_free(
+				mcfg, ptr, &heap);
+
+		if (v != MALLOC_CACHE_TAKEN)
+			free_refused(mcfg, ptr, v, heap);
+	} else if (owned != MALLOC_SLAB_OWNED_FREED) {
+		free_any(mcfg, ptr);
+	}
 }
 
 /*
