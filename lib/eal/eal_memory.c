@@ -46,42 +46,29 @@ memseg_iova_word(struct rte_memseg *ms)
 }
 
 /*
- * Whether this process has page @p ms mapped: a secondary maps what the
- * primary added only when it catches up (eal_mp.h), and pagemap shows
- * no address for a page it has not mapped.
+ * Resolve page @p ms, slot @p idx of list @p l, if its IOVA is deferred.
+ * A page this process has not mapped yet (a secondary maps what the
+ * primary added when it catches up, eal_mp.h) has no address in pagemap:
+ * the next process, or a later ask, finds it. The first to look stores
+ * what it finds, a page's physical address or RTE_BAD_IOVA for good (the
+ * mapping used to fail then); any other thread or process finds the
+ * same.
  */
-static bool
-memseg_mapped_here(const struct eal_mem *mem, const struct rte_memseg *ms)
-{
-	const struct rte_memseg_list *msl = rte_mem_virt2memseg_list(ms->addr);
-	unsigned int l;
-
-	if (msl == NULL)
-		return false;
-	l = eal_msl_index(mem->mcfg, msl);
-	return mem->local[l].mapped == NULL ||
-			eal_bitmap_get(mem->local[l].mapped,
-					eal_msl_addr_idx(msl, ms->addr));
-}
-
-rte_iova_t
-eal_memseg_iova(struct rte_memseg *ms)
+static rte_iova_t
+memseg_resolve(const struct eal_mem *mem, unsigned int l, unsigned int idx,
+		struct rte_memseg *ms)
 {
 	rte_iova_t unresolved = EAL_IOVA_UNRESOLVED;
 	rte_iova_t iova = __atomic_load_n(
 			memseg_iova_word(ms), __ATOMIC_RELAXED);
-	struct eal_mem *mem = eal_mem_get();
 
 	if (likely(iova != EAL_IOVA_UNRESOLVED))
 		return iova;
-	/* Not mapped here yet: the next process, or a later ask, finds it. */
-	if (mem == NULL || mem->pagemap_fd < 0 || !memseg_mapped_here(mem, ms))
+	if (mem == NULL || mem->pagemap_fd < 0 ||
+			(mem->local[l].mapped != NULL &&
+					!eal_bitmap_get(mem->local[l].mapped,
+							idx)))
 		return RTE_BAD_IOVA;
-	/*
-	 * The first to look stores what it finds, a page's physical address
-	 * or RTE_BAD_IOVA for good, as the mapping used to fail then; any
-	 * other thread or process finds the same.
-	 */
 	iova = eal_iova_virt2phy(mem->pagemap_fd, ms->addr);
 	if (!__atomic_compare_exchange_n(memseg_iova_word(ms), &unresolved,
 			    iova, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
@@ -89,15 +76,34 @@ eal_memseg_iova(struct rte_memseg *ms)
 	return iova;
 }
 
+rte_iova_t
+eal_memseg_iova(struct rte_memseg *ms)
+{
+	rte_iova_t iova = __atomic_load_n(
+			memseg_iova_word(ms), __ATOMIC_RELAXED);
+	const struct rte_memseg_list *msl;
+	const struct eal_mem *mem;
+
+	if (likely(iova != EAL_IOVA_UNRESOLVED))
+		return iova;
+	mem = eal_mem_get();
+	msl = rte_mem_virt2memseg_list(ms->addr);
+	if (mem == NULL || msl == NULL)
+		return RTE_BAD_IOVA;
+	return memseg_resolve(mem, eal_msl_index(mem->mcfg, msl),
+			eal_msl_addr_idx(msl, ms->addr), ms);
+}
+
 void
 eal_msl_resolve_iova(const struct rte_mem_config *mcfg,
 		const struct rte_memseg_list *msl, unsigned int idx,
 		unsigned int n)
 {
-	unsigned int i;
+	const struct eal_mem *mem = eal_mem_get();
+	unsigned int l = eal_msl_index(mcfg, msl), i;
 
 	for (i = idx; i < idx + n; i++)
-		eal_memseg_iova(eal_msl_seg(mcfg, msl, i));
+		memseg_resolve(mem, l, i, eal_msl_seg(mcfg, msl, i));
 }
 
 int
@@ -130,10 +136,8 @@ rte_memseg_walk_thread_unsafe(rte_memseg_walk_t func, void *arg)
 
 		idx = eal_msl_find_next(mcfg, msl, 0, true);
 		while (idx >= 0) {
-			struct rte_memseg *ms = eal_msl_seg(mcfg, msl, idx);
-
-			eal_memseg_iova(ms);
-			ret = func(msl, ms, arg);
+			eal_msl_resolve_iova(mcfg, msl, (unsigned int)idx, 1);
+			ret = func(msl, eal_msl_seg(mcfg, msl, idx), arg);
 			if (ret != 0)
 				return ret < 0 ? -1 : 1;
 			idx = eal_msl_find_next(mcfg, msl, idx + 1, true);
