@@ -278,30 +278,35 @@ malloc_elem_checked(struct rte_mem_config *mcfg, const void *ptr,
 
 /*
  * rte_free() of @p ptr, an element (no slab object) that the caller's
- * cache did not take: @p v says why, with @p heap as malloc_cache_free()
- * sets it.
+ * cache did not take: unchecked, or checked and on @p heap
+ * (malloc_cache_free()).
  */
 static __rte_noinline void
-free_refused(struct rte_mem_config *mcfg, void *ptr,
-		enum malloc_cache_verdict v, struct malloc_heap *heap)
+free_refused(struct rte_mem_config *mcfg, void *ptr, bool checked,
+		struct malloc_heap *heap)
 {
 	struct malloc_elem *e;
 
-	switch (v) {
-	case MALLOC_CACHE_TAKEN:
-		return;
-	case MALLOC_CACHE_UNCHECKED:
+	if (!checked) {
 		e = malloc_elem_checked(mcfg, ptr, &heap, "rte_free");
 		if (e == NULL || malloc_cache_put(mcfg, heap, e))
 			return;
-		break;
-	case MALLOC_CACHE_CHECKED:
-		break;
 	}
 	if (malloc_heap_free(mcfg, heap, ptr) < 0)
 		RTE_LOG(ERR, MALLOC,
 				"rte_free: invalid memory %p, not an allocation\n",
 				ptr);
+}
+
+/* rte_free() of element @p ptr: most go to the caller's cache. */
+static inline void
+free_element(struct rte_mem_config *mcfg, void *ptr)
+{
+	struct malloc_heap *heap = NULL;
+	enum malloc_cache_verdict v = malloc_cache_free(mcfg, ptr, &heap);
+
+	if (v != MALLOC_CACHE_TAKEN)
+		free_refused(mcfg, ptr, v == MALLOC_CACHE_CHECKED, heap);
 }
 
 /*
@@ -311,8 +316,6 @@ free_refused(struct rte_mem_config *mcfg, void *ptr,
 static __rte_noinline void
 free_any(struct rte_mem_config *mcfg, void *ptr)
 {
-	struct malloc_heap *heap = NULL;
-
 	switch (malloc_slab_free(mcfg, ptr)) {
 	case MALLOC_SLAB_FREED:
 		return;
@@ -324,7 +327,7 @@ free_any(struct rte_mem_config *mcfg, void *ptr)
 	case MALLOC_SLAB_NONE:
 		break;
 	}
-	free_refused(mcfg, ptr, malloc_cache_free(mcfg, ptr, &heap), heap);
+	free_element(mcfg, ptr);
 }
 
 void
@@ -339,17 +342,10 @@ rte_free(void *ptr)
 	if (mcfg == NULL)
 		return;
 	owned = malloc_slab_free_owned(mcfg, ptr);
-	if (likely(owned == MALLOC_SLAB_OWNED_NOT_SLAB)) {
-		/* An element: most go to the caller's cache, with one call. */
-		struct malloc_heap *heap = NULL;
-		enum malloc_cache_verdict v = malloc_cache_free(
-				mcfg, ptr, &heap);
-
-		if (v != MALLOC_CACHE_TAKEN)
-			free_refused(mcfg, ptr, v, heap);
-	} else if (owned != MALLOC_SLAB_OWNED_FREED) {
+	if (likely(owned == MALLOC_SLAB_OWNED_NOT_SLAB))
+		free_element(mcfg, ptr);
+	else if (owned != MALLOC_SLAB_OWNED_FREED)
 		free_any(mcfg, ptr);
-	}
 }
 
 /*
