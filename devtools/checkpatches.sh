@@ -13,7 +13,10 @@
 #   markers  no to-do, fix-me or triple-x markers in any file;
 #   spdx     an SPDX-License-Identifier line at the top of every .c, .h,
 #            .py, .sh, .rst, meson.build, meson_options.txt and .ci/run;
-#   owners   every file is matched by a section of MAINTAINERS.
+#   owners   every file is matched by a section of MAINTAINERS;
+#   layers   the libraries above lib/eal name no Linux file: what they
+#            need of the OS is in lib/eal/eal_sys.h, implemented under
+#            lib/eal/linux/.
 #
 # Prints one line per problem and a summary; exits 1 if there is any.
 
@@ -112,6 +115,17 @@ check_markers()
 	done
 }
 
+check_layers()
+{
+	local f=$1
+
+	grep -nE '^#[[:space:]]*include[[:space:]]*[<"]linux/' "$f" |
+		while IFS= read -r hit; do
+			printf '%s:%s: names a Linux file: use eal_sys.h\n' \
+				"$f" "${hit%%:*}"
+		done
+}
+
 check_spdx()
 {
 	local f=$1
@@ -173,6 +187,10 @@ for f in "${files[@]}"; do
 	case "$f" in
 	lib/eal/eal_log.c) ;;
 	lib/*.[ch]) problem "$(check_output "$f")" ;;
+	esac
+	case "$f" in
+	lib/eal/*|lib/*/linux/*) ;;
+	lib/*.[ch]) problem "$(check_layers "$f")" ;;
 	esac
 	problem "$(check_markers "$f")"
 	case "$f" in

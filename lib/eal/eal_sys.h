@@ -12,14 +12,18 @@
  * by an OS directory; nothing here names Linux.
  *
  *   process identities   a live owner, a dead one and a new process that
- *                        reused the PID told apart (shared locks)
+ *                        reused the PID told apart (shared locks); a
+ *                        thread's scheduling priority
  *   thread fence         a memory barrier on every thread of the process
  *                        at once (lib/malloc's lcore caches)
  *   futex                sleeping on a word of shared memory, across
  *                        processes
+ *   page fill            pages filled by this process on first touch
+ *                        (lib/malloc's lazy memory image restore)
  */
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 /* ---- process identities ---- */
@@ -44,6 +48,14 @@ eal_proc_pid(uint64_t id)
 {
 	return (int)(id & 0xffffffffU);
 }
+
+/*
+ * Give the calling thread alone the nice value @p nice (-20 to 19): a
+ * background thread that must give way to the process's other threads.
+ *
+ * @return 0, or -errno.
+ */
+int eal_thread_nice(int nice);
 
 /* ---- thread fence ---- */
 
@@ -83,5 +95,78 @@ int eal_os_futex_wait(uint32_t *addr, uint32_t val, int timeout_ms);
 
 /* Wake every process and thread sleeping on @p addr. */
 void eal_os_futex_wake(uint32_t *addr);
+
+/* ---- page fill ---- */
+
+/*
+ * A thread touching a page of a watched range that is not there yet
+ * waits while another thread of the process fills it. How the page is
+ * filled:
+ */
+enum eal_fill_mode {
+	/*
+	 * A missing page of a hugetlbfs mapping gets bytes copied in by
+	 * eal_fill_copy(): the page is allocated and filled in one pass,
+	 * never cleared first.
+	 */
+	EAL_FILL_COPY,
+	/*
+	 * Pages are written through another mapping of their hugetlbfs
+	 * file first, then eal_fill_map() maps what the file holds, without
+	 * a copy. A page the file does not hold yet waits too.
+	 */
+	EAL_FILL_FROM_FILE,
+};
+
+/*
+ * A descriptor for filling pages in @p mode: poll() reports it readable
+ * while touches wait (eal_fill_next()). Close it with close(): what it
+ * watches stops being watched.
+ *
+ * @return it, or a negative errno with one line in @p err (-EPERM: the
+ *   process may not; -ENOTSUP: the kernel cannot fill hugetlbfs pages in
+ *   @p mode).
+ */
+int eal_fill_open(enum eal_fill_mode mode, char *err, size_t len);
+
+/*
+ * Watch @p size bytes at @p addr (whole pages of one mapping, mapped
+ * without populating) through @p fd, opened in @p mode.
+ *
+ * @return 0, or a negative errno with one line in @p err.
+ */
+int eal_fill_watch(int fd, enum eal_fill_mode mode, uintptr_t addr, size_t size,
+		char *err, size_t len);
+
+/* Stop watching @p size bytes at @p addr (gone already: no harm). */
+void eal_fill_unwatch(int fd, uintptr_t addr, size_t size);
+
+/*
+ * Up to @p n addresses (at most 16 a call) that threads touched and
+ * wait for, without waiting (each may come more than once).
+ *
+ * @return how many, 0 if none waits, or -errno if @p fd failed.
+ */
+int eal_fill_next(int fd, uintptr_t *addrs, unsigned int n);
+
+/*
+ * Fill the missing page(s) of @p size bytes at @p dst with the bytes at
+ * @p src (EAL_FILL_COPY), without waking the threads waiting on them.
+ *
+ * @return 0, -ENOENT if the range is no longer mapped, -EEXIST if a page
+ *   is there already (another process touched it first), another -errno.
+ */
+int eal_fill_copy(int fd, uintptr_t dst, const void *src, size_t size);
+
+/*
+ * Map what the file holds for the @p size bytes at @p addr
+ * (EAL_FILL_FROM_FILE), without waking the threads waiting on them.
+ *
+ * @return 0, or as eal_fill_copy().
+ */
+int eal_fill_map(int fd, uintptr_t addr, size_t size);
+
+/* Wake the threads waiting on the @p size bytes at @p addr (none: no harm). */
+void eal_fill_wake(int fd, uintptr_t addr, size_t size);
 
 #endif /* _EAL_SYS_H_ */

@@ -6,13 +6,16 @@
  * Process identities (eal_sys.h), from /proc/PID/stat: field 3 is the
  * state (Z for a zombie) and field 22 the start time. The command name
  * (field 2) may hold spaces and parentheses, so fields are counted from
- * its last ')'.
+ * its last ')'. And a thread's nice value: Linux gives each thread its
+ * own, set through its thread id.
  */
 
+#include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "eal_os.h"
@@ -75,4 +78,10 @@ eal_proc_alive(uint64_t id)
 		return false;
 	return state != 'Z' && state != 'X' &&
 			(start & 0xffffffffU) == id >> 32;
+}
+
+int
+eal_thread_nice(int nice)
+{
+	return setpriority(PRIO_PROCESS, (id_t)gettid(), nice) < 0 ? -errno : 0;
 }

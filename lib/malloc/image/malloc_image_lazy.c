@@ -15,7 +15,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
-#include <linux/userfaultfd.h>
 #include <poll.h>
 #include <pthread.h>
 #include <sched.h>
@@ -23,11 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/eventfd.h>
-#include <sys/ioctl.h>
 #include <sys/mman.h>
-#include <sys/resource.h>
-#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -53,8 +48,8 @@ enum {
 
 struct malloc_image_lazy {
 	const struct malloc_image_lazy_ops *ops;
-	int uffd;
-	int stop_fd; /* eventfd: the handler has to end */
+	int fill_fd; /* eal_fill_open() */
+	int stop_fd[2]; /* a pipe: readable once the handler has to end */
 	int img_fd; /* the image, duplicated */
 	char path[4096];
 	struct malloc_image_chunk *chunks; /* copies of the image's */
@@ -83,9 +78,24 @@ struct malloc_image_lazy {
 static struct malloc_image_lazy *lazy_running;
 
 int
-malloc_image_lazy_uffd(const struct malloc_image_lazy *lz)
+malloc_image_lazy_fd(const struct malloc_image_lazy *lz)
 {
-	return lz->uffd;
+	return lz->fill_fd;
+}
+
+int
+malloc_image_lazy_fill_err(int ret, const char *call, const char *exists,
+		char *err, size_t len)
+{
+	/* Pages the heap gives back are never filled: not those. */
+	if (ret == -ENOENT)
+		return malloc_image_err_out(err, len, ret,
+				"its mapping is gone, unmapped or moved by "
+				"something other than the heap");
+	if (ret == -EEXIST)
+		return malloc_image_err_out(err, len, ret, "%s", exists);
+	return malloc_image_err_out(
+			err, len, ret, "%s: %s", call, strerror(-ret));
 }
 
 static double
@@ -154,14 +164,25 @@ lazy_fatal(const struct malloc_image_lazy *lz,
 
 static void lazy_done(struct malloc_image_lazy *lz, uint64_t i);
 
+/* Tell the handler to end (a byte on its pipe; one is enough). */
+static void
+lazy_stop_handler(struct malloc_image_lazy *lz)
+{
+	char b = 1;
+
+	if (write(lz->stop_fd[1], &b, 1) < 0 && errno != EAGAIN)
+		EAL_LOG(ERR,
+				"--memzone-image-strategy=%s: cannot stop its "
+				"handler: %s",
+				lz->ops->name, strerror(errno));
+}
+
 /* Wake the threads waiting on page @p p (none: no harm). */
 static void
 lazy_wake(const struct malloc_image_lazy *lz,
 		const struct malloc_image_lazy_page *p)
 {
-	struct uffdio_range r = { .start = p->addr, .len = p->len };
-
-	ioctl(lz->uffd, UFFDIO_WAKE, &r);
+	eal_fill_wake(lz->fill_fd, p->addr, p->len);
 }
 
 /* Claim page @p i and fill it. @return whether this thread filled it. */
@@ -274,8 +295,7 @@ lazy_prefetch(void *arg)
 	 * handler serving their faults, but is never starved outright: a
 	 * faulting thread may be waiting for the page a prefetcher holds.
 	 */
-	setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid),
-			LAZY_PREFETCH_NICE);
+	eal_thread_nice(LAZY_PREFETCH_NICE);
 	/*
 	 * Init may have filled every page as it carved the memzones (a few
 	 * large pages): then a buffer would only hold up the rest of init.
@@ -331,7 +351,7 @@ lazy_done(struct malloc_image_lazy *lz, uint64_t i)
 	if (__atomic_add_fetch(&lz->n_done, 1, __ATOMIC_ACQ_REL) != lz->n_pages)
 		return;
 	__atomic_store_n(lz->filling, EAL_IMAGE_FILLED, __ATOMIC_RELEASE);
-	eventfd_write(lz->stop_fd, 1);
+	lazy_stop_handler(lz);
 }
 
 /*
@@ -395,20 +415,20 @@ lazy_serve(struct malloc_image_lazy *lz, uint64_t addr, void *bounce)
 	lazy_wake(lz, &lz->pages[i]);
 }
 
-/* Read the faults queued; @return false when the descriptor failed. */
+/* Serve the faults queued; @return false when the descriptor failed. */
 static bool
 lazy_drain(struct malloc_image_lazy *lz, void *bounce)
 {
-	struct uffd_msg msg[LAZY_MSGS];
-	ssize_t got;
-	size_t k;
+	uintptr_t addr[LAZY_MSGS];
+	int got, k;
 
-	got = read(lz->uffd, msg, sizeof(msg));
-	if (got < 0)
-		return errno == EAGAIN || errno == EINTR;
-	for (k = 0; k < (size_t)got / sizeof(msg[0]); k++)
-		if (msg[k].event == UFFD_EVENT_PAGEFAULT)
-			lazy_serve(lz, msg[k].arg.pagefault.address, bounce);
+	got = eal_fill_next(lz->fill_fd, addr, LAZY_MSGS);
+	if (got < 0) {
+		errno = -got;
+		return false;
+	}
+	for (k = 0; k < got; k++)
+		lazy_serve(lz, addr[k], bounce);
 	return true;
 }
 
@@ -424,14 +444,15 @@ lazy_run_end(const struct malloc_image_lazy *lz, uint64_t i)
 	return i;
 }
 
-/* The range of pages [@p i, @p j). */
-static struct uffdio_range
-lazy_range(const struct malloc_image_lazy *lz, uint64_t i, uint64_t j)
+/* The start and length of the pages [@p i, @p j). */
+static void
+lazy_range(const struct malloc_image_lazy *lz, uint64_t i, uint64_t j,
+		uintptr_t *addr, size_t *size)
 {
 	const struct malloc_image_lazy_page *last = &lz->pages[j - 1];
 
-	return (struct uffdio_range){ .start = lz->pages[i].addr,
-		.len = last->addr + last->len - lz->pages[i].addr };
+	*addr = lz->pages[i].addr;
+	*size = last->addr + last->len - lz->pages[i].addr;
 }
 
 static void
@@ -446,14 +467,15 @@ lazy_unwatch(struct malloc_image_lazy *lz)
 static void
 lazy_finish(struct malloc_image_lazy *lz)
 {
-	struct uffdio_range r;
+	uintptr_t addr;
 	uint64_t i, j;
+	size_t size;
 
 	for (i = 0; i < lz->n_pages; i = j) {
 		j = lazy_run_end(lz, i);
-		r = lazy_range(lz, i, j);
+		lazy_range(lz, i, j, &addr, &size);
 		/* A range given back since is simply no longer there. */
-		ioctl(lz->uffd, UFFDIO_UNREGISTER, &r);
+		eal_fill_unwatch(lz->fill_fd, addr, size);
 	}
 	lazy_unwatch(lz);
 	__atomic_store_n(lz->filling, EAL_IMAGE_FILLED, __ATOMIC_RELEASE);
@@ -468,7 +490,7 @@ lazy_finish(struct malloc_image_lazy *lz)
 }
 
 /*
- * The userfaultfd failed: no fault can be served from now on, and a
+ * The fill descriptor failed: no fault can be served from now on, and a
  * thread touching a page not yet in would wait for ever.
  */
 static void __rte_noreturn
@@ -487,8 +509,8 @@ lazy_handler(void *arg)
 	struct malloc_image_lazy *lz = arg;
 	struct lazy_bounce b = { 0 };
 	struct pollfd pfd[2] = {
-		{ .fd = lz->uffd, .events = POLLIN },
-		{ .fd = lz->stop_fd, .events = POLLIN },
+		{ .fd = lz->fill_fd, .events = POLLIN },
+		{ .fd = lz->stop_fd[0], .events = POLLIN },
 	};
 
 	if (lazy_bounce_get(lz, &b, true) < 0) {
@@ -580,70 +602,22 @@ lazy_pages(struct malloc_image_lazy *lz, const struct rte_memzone_image *img,
 	return 0;
 }
 
-/* A userfaultfd with @p features, by the system call or /dev/userfaultfd. */
-static int
-lazy_uffd_open(uint64_t features, char *err, size_t len)
-{
-	struct uffdio_api api = { .api = UFFD_API, .features = features };
-	int fd, dev, saved;
-
-	fd = (int)syscall(SYS_userfaultfd, O_CLOEXEC | O_NONBLOCK);
-	if (fd < 0 && errno == EPERM) {
-		/* Unprivileged: the device may still be open to us. */
-		saved = errno;
-		dev = open("/dev/userfaultfd", O_RDWR | O_CLOEXEC);
-		fd = dev < 0 ? -1 :
-			       ioctl(dev, USERFAULTFD_IOC_NEW,
-					       O_CLOEXEC | O_NONBLOCK);
-		if (dev >= 0)
-			close(dev);
-		if (fd < 0)
-			errno = saved;
-	}
-	if (fd < 0)
-		return malloc_image_err_out(err, len, -errno,
-				"cannot open a userfaultfd: %s%s",
-				strerror(errno),
-				errno == EPERM ?
-						" (it needs CAP_SYS_PTRACE, "
-						"access to /dev/userfaultfd "
-						"or vm.unprivileged_userfaultfd=1)" :
-						"");
-	if (ioctl(fd, UFFDIO_API, &api) < 0 ||
-			(api.features & features) != features) {
-		close(fd);
-		return malloc_image_err_out(err, len, -ENOTSUP,
-				"this kernel's userfaultfd cannot fill "
-				"hugetlbfs pages the way it needs");
-	}
-	return fd;
-}
-
-/* Register each run of adjacent pages. */
+/* Watch each run of adjacent pages. */
 static int
 lazy_register(struct malloc_image_lazy *lz, char *err, size_t len)
 {
-	struct uffdio_register reg;
+	uintptr_t addr;
 	uint64_t i, j;
+	size_t size;
+	int ret;
 
 	for (i = 0; i < lz->n_pages; i = j) {
 		j = lazy_run_end(lz, i);
-		memset(&reg, 0, sizeof(reg));
-		reg.range = lazy_range(lz, i, j);
-		reg.mode = lz->ops->mode;
-		if (ioctl(lz->uffd, UFFDIO_REGISTER, &reg) < 0)
-			return malloc_image_err_out(err, len, -errno,
-					"cannot register %" PRIu64
-					" bytes at %#" PRIx64
-					" with a userfaultfd: %s",
-					(uint64_t)reg.range.len,
-					(uint64_t)reg.range.start,
-					strerror(errno));
-		if ((reg.ioctls & lz->ops->ioctls) != lz->ops->ioctls)
-			return malloc_image_err_out(err, len, -ENOTSUP,
-					"the userfaultfd cannot fill the pages at "
-					"%#" PRIx64 " the way it needs",
-					(uint64_t)reg.range.start);
+		lazy_range(lz, i, j, &addr, &size);
+		ret = eal_fill_watch(lz->fill_fd, lz->ops->mode, addr, size,
+				err, len);
+		if (ret < 0)
+			return ret;
 	}
 	return 0;
 }
@@ -651,10 +625,12 @@ lazy_register(struct malloc_image_lazy *lz, char *err, size_t len)
 static void
 lazy_free(struct malloc_image_lazy *lz)
 {
-	if (lz->uffd >= 0)
-		close(lz->uffd); /* also drops what was registered */
-	if (lz->stop_fd >= 0)
-		close(lz->stop_fd);
+	if (lz->fill_fd >= 0)
+		close(lz->fill_fd); /* also drops what it watched */
+	if (lz->stop_fd[0] >= 0)
+		close(lz->stop_fd[0]);
+	if (lz->stop_fd[1] >= 0)
+		close(lz->stop_fd[1]);
 	if (lz->img_fd >= 0)
 		close(lz->img_fd);
 	free(lz->chunks);
@@ -675,9 +651,10 @@ lazy_setup(struct malloc_image_lazy *lz, const struct rte_memzone_image *img,
 	lz->chunks = malloc(RTE_MAX(nc, (size_t)1) * sizeof(*lz->chunks));
 	lz->zones = malloc(RTE_MAX(nz, (size_t)1) * sizeof(*lz->zones));
 	lz->img_fd = fcntl(img->fd, F_DUPFD_CLOEXEC, 0);
-	lz->stop_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (pipe2(lz->stop_fd, O_CLOEXEC | O_NONBLOCK) < 0)
+		lz->stop_fd[0] = lz->stop_fd[1] = -1;
 	if (lz->chunks == NULL || lz->zones == NULL || lz->img_fd < 0 ||
-			lz->stop_fd < 0)
+			lz->stop_fd[0] < 0)
 		return malloc_image_err_out(err, len, -ENOMEM,
 				"cannot set up: %s", strerror(errno));
 	memcpy(lz->chunks, img->chunks, nc * sizeof(*lz->chunks));
@@ -687,9 +664,9 @@ lazy_setup(struct malloc_image_lazy *lz, const struct rte_memzone_image *img,
 	lz->state = calloc(RTE_MAX(lz->n_pages, (uint64_t)1), 1);
 	if (lz->state == NULL)
 		return malloc_image_err_out(err, len, -ENOMEM, "out of memory");
-	lz->uffd = lazy_uffd_open(lz->ops->features, err, len);
-	if (lz->uffd < 0)
-		return lz->uffd;
+	lz->fill_fd = eal_fill_open(lz->ops->mode, err, len);
+	if (lz->fill_fd < 0)
+		return lz->fill_fd;
 	return lazy_register(lz, err, len);
 }
 
@@ -750,7 +727,7 @@ lazy_start(const struct malloc_image_lazy_ops *ops,
 	if (lz == NULL)
 		return malloc_image_err_out(err, len, -ENOMEM, "out of memory");
 	lz->ops = ops;
-	lz->uffd = lz->stop_fd = lz->img_fd = -1;
+	lz->fill_fd = lz->stop_fd[0] = lz->stop_fd[1] = lz->img_fd = -1;
 	clock_gettime(CLOCK_MONOTONIC, &lz->t0);
 	lz->filling = r->filling;
 	lz->complete_at_stop = r->complete_at_stop;
@@ -879,7 +856,7 @@ malloc_image_lazy_stop(void)
 	__atomic_store_n(&lz->stop, 1, __ATOMIC_RELAXED);
 	for (i = 0; i < lz->n_prefetch; i++)
 		pthread_join(lz->prefetch[i], NULL);
-	eventfd_write(lz->stop_fd, 1);
+	lazy_stop_handler(lz);
 	pthread_join(lz->handler, NULL);
 	lazy_unwatch(lz);
 	__atomic_store_n(lz->filling, EAL_IMAGE_FILLED, __ATOMIC_RELEASE);

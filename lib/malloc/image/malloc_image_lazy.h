@@ -26,6 +26,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "eal_sys.h"
 #include "malloc_image.h"
 #include "malloc_image_restore.h"
 
@@ -42,9 +43,7 @@ struct malloc_image_lazy;
 /* How a lazy strategy fills pages. */
 struct malloc_image_lazy_ops {
 	const char *name; /* --memzone-image-strategy */
-	uint64_t features; /* UFFD_FEATURE_* it needs */
-	uint64_t mode; /* UFFDIO_REGISTER_MODE_* */
-	uint64_t ioctls; /* what the registration must offer: 1 << _UFFDIO_* */
+	enum eal_fill_mode mode; /* how the OS fills a page (eal_sys.h) */
 	bool bounce; /* fill() builds pages in a buffer of its own */
 	/*
 	 * Fill page @p p and make it present without waking the threads that
@@ -59,8 +58,16 @@ struct malloc_image_lazy_ops {
 			char *err, size_t len);
 };
 
-/* The userfaultfd of @p lz, for the fill function's ioctls. */
-int malloc_image_lazy_uffd(const struct malloc_image_lazy *lz);
+/* The page fill descriptor of @p lz (eal_fill_open()), for fill(). */
+int malloc_image_lazy_fd(const struct malloc_image_lazy *lz);
+
+/*
+ * The line of fill() when @p call (eal_fill_copy() or eal_fill_map())
+ * failed with @p ret: @p exists says why a page may be there already.
+ * @return @p ret.
+ */
+int malloc_image_lazy_fill_err(int ret, const char *call, const char *exists,
+		char *err, size_t len);
 
 /*
  * Build @p p in @p bounce from the image of @p lz: the stored chunks read

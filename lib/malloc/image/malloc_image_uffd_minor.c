@@ -16,9 +16,7 @@
  */
 
 #include <errno.h>
-#include <linux/userfaultfd.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <sys/mman.h>
 
 #include "eal_memalloc.h"
@@ -31,7 +29,6 @@ uffd_minor_fill(const struct malloc_image_lazy *lz,
 		const struct malloc_image_lazy_page *p, void *bounce, char *err,
 		size_t len)
 {
-	struct uffdio_continue co;
 	void *view;
 	int ret;
 
@@ -45,33 +42,16 @@ uffd_minor_fill(const struct malloc_image_lazy *lz,
 	munmap(view, p->len);
 	if (ret < 0)
 		return ret;
-	do {
-		memset(&co, 0, sizeof(co));
-		co.range.start = p->addr;
-		co.range.len = p->len;
-		co.mode = UFFDIO_CONTINUE_MODE_DONTWAKE;
-		ret = ioctl(malloc_image_lazy_uffd(lz), UFFDIO_CONTINUE, &co);
-	} while (ret < 0 && errno == EAGAIN && co.mapped <= 0);
+	ret = eal_fill_map(malloc_image_lazy_fd(lz), p->addr, p->len);
 	if (ret == 0)
 		return 0;
-	/* Pages the heap gives back are never filled: not those. */
-	if (errno == ENOENT)
-		return malloc_image_err_out(err, len, -ENOENT,
-				"its mapping is gone, unmapped or moved by "
-				"something other than the heap");
-	if (errno == EEXIST)
-		return malloc_image_err_out(err, len, -EEXIST,
-				"it was mapped before it was filled");
-	return malloc_image_err_out(err, len, -errno, "UFFDIO_CONTINUE: %s",
-			strerror(errno));
+	return malloc_image_lazy_fill_err(ret, "UFFDIO_CONTINUE",
+			"it was mapped before it was filled", err, len);
 }
 
 static const struct malloc_image_lazy_ops uffd_minor_ops = {
 	.name = "uffd-minor",
-	.features = UFFD_FEATURE_MISSING_HUGETLBFS |
-			UFFD_FEATURE_MINOR_HUGETLBFS,
-	.mode = UFFDIO_REGISTER_MODE_MISSING | UFFDIO_REGISTER_MODE_MINOR,
-	.ioctls = (uint64_t)1 << _UFFDIO_CONTINUE,
+	.mode = EAL_FILL_FROM_FILE,
 	.bounce = false,
 	.fill = uffd_minor_fill,
 };
