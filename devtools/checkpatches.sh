@@ -16,7 +16,10 @@
 #   owners   every file is matched by a section of MAINTAINERS;
 #   layers   the libraries above lib/eal name no Linux file: what they
 #            need of the OS is in lib/eal/eal_sys.h, implemented under
-#            lib/eal/linux/.
+#            lib/eal/linux/; and in lib/malloc, the heap layer (heaps,
+#            queue, bins, trim, check, memzones, external and kept
+#            memory) reaches the per-lcore layer above it (caches, slabs)
+#            only through malloc_lcore.h.
 #
 # Prints one line per problem and a summary; exits 1 if there is any.
 
@@ -126,6 +129,23 @@ check_layers()
 		done
 }
 
+# A file of lib/malloc's heap layer: no header, function, macro or
+# shared-state field of the caches and slabs (comment lines aside).
+check_heap_layer()
+{
+	local f=$1 re
+
+	re='^#[[:space:]]*include[[:space:]]*"malloc_(cache|slab|slab_fast)\.h"'
+	re+='|(^|[^[:alnum:]_])(malloc_(cache|slab)_[a-z0-9_]+|MALLOC_(CACHE|SLAB)_[A-Z0-9_]+|CACHE_FOREACH)'
+	re+='|(->|\.)caches\['
+	grep -nE "$re" "$f" |
+		grep -vE '^[0-9]+:[[:space:]]*(/\*|\*|//)' |
+		while IFS= read -r hit; do
+			printf '%s:%s: the heap reaches lcore caches and slabs only through malloc_lcore.h\n' \
+				"$f" "${hit%%:*}"
+		done
+}
+
 check_spdx()
 {
 	local f=$1
@@ -191,6 +211,13 @@ for f in "${files[@]}"; do
 	case "$f" in
 	lib/eal/*|lib/*/linux/*) ;;
 	lib/*.[ch]) problem "$(check_layers "$f")" ;;
+	esac
+	case "$f" in
+	lib/malloc/malloc_heap*.[ch]|lib/malloc/malloc_queue.[ch]|\
+	lib/malloc/malloc_bins.[ch]|lib/malloc/malloc_trim.[ch]|\
+	lib/malloc/malloc_check.[ch]|lib/malloc/malloc_memzone.[ch]|\
+	lib/malloc/malloc_external.c|lib/malloc/malloc_keep.[ch])
+		problem "$(check_heap_layer "$f")" ;;
 	esac
 	problem "$(check_markers "$f")"
 	case "$f" in

@@ -42,6 +42,7 @@
 #include "malloc_heap.h"
 #include "malloc_queue.h"
 #include "malloc_slab.h"
+#include "malloc_state.h"
 #include "test.h"
 
 #define MAIN_SOCKET 0 /* the only NUMA node here; -l default */

@@ -53,6 +53,7 @@
 #include "eal_memcfg.h"
 #include "malloc_check.h"
 #include "malloc_heap.h"
+#include "malloc_state.h"
 #include "test.h"
 
 #define MP_MAGIC 0x6d70626f78ULL /* "mpbox" */

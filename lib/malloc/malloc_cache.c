@@ -24,6 +24,7 @@
 #include "malloc_elem.h"
 #include "malloc_heap.h"
 #include "malloc_queue.h"
+#include "malloc_state.h"
 #include "malloc_trim.h"
 
 #define CACHE_WORDS MALLOC_CACHE_WORDS
@@ -97,6 +98,33 @@ malloc_cache_heap(struct malloc_state *st, struct malloc_cache *c,
 	return local;
 }
 
+/* Spares carved for cache c's stack k by its owner. */
+struct cache_spares {
+	struct malloc_spares sp; /* first: a pointer to it is one to this */
+	struct malloc_cache *c;
+	int k;
+};
+
+/*
+ * Put spare @p e on the stack: the owner is not inside the cache, and
+ * holds the heap's lock, so no drainer has the cache.
+ */
+static void
+cache_put_spare(struct malloc_spares *sp, struct malloc_elem *e)
+{
+	struct cache_spares *cs = (struct cache_spares *)sp;
+	struct malloc_cache *c = cs->c;
+	int k = cs->k;
+
+	malloc_elem_poison_waiting(e);
+	e->t.flags |= ELEM_FLAG_SPARE;
+	e->free_next = c->head[k];
+	c->head[k] = e;
+	c->count[k]++;
+	__atomic_store_n(&c->size, c->size + e->size, __ATOMIC_RELAXED);
+	__atomic_store_n(&e->t.state, (uint8_t)ELEM_CACHED, __ATOMIC_RELEASE);
+}
+
 /* Allocate @p size bytes of class @p k on the heap, with spares for @p c. */
 static void *
 cache_refill(struct rte_mem_config *mcfg, struct malloc_cache *c,
@@ -112,15 +140,20 @@ cache_refill(struct rte_mem_config *mcfg, struct malloc_cache *c,
 	};
 	size_t stride = MALLOC_ELEM_OVERHEAD + req.size;
 	size_t held = __atomic_load_n(&c->size, __ATOMIC_RELAXED);
-	unsigned int n = c->fill[k], next;
+	struct cache_spares cs = {
+		.sp = { .max = c->fill[k], .put = cache_put_spare },
+		.c = c,
+		.k = k,
+	};
+	unsigned int next;
 	bool dirty = false;
 	void *data;
 
 	if (heap == NULL)
 		return NULL;
-	if (held + n * stride > malloc_cache_max_bytes(mcfg))
-		n = 0;
-	data = malloc_heap_alloc_fill(mcfg, heap, &req, &dirty, c, k, n);
+	if (held + cs.sp.max * stride > malloc_cache_max_bytes(mcfg))
+		cs.sp.max = 0;
+	data = malloc_heap_alloc_fill(mcfg, heap, &req, &dirty, &cs.sp);
 	if (data == NULL) {
 		*tried = true;
 		return NULL;
@@ -152,18 +185,6 @@ malloc_cache_alloc(struct rte_mem_config *mcfg, size_t size, bool zero,
 	if (data != NULL || claimed)
 		return data;
 	return cache_refill(mcfg, c, lcore, size, k, zero, tried);
-}
-
-void
-malloc_cache_add_spare(struct malloc_cache *c, struct malloc_elem *e, int k)
-{
-	malloc_elem_poison_waiting(e);
-	e->t.flags |= ELEM_FLAG_SPARE;
-	e->free_next = c->head[k];
-	c->head[k] = e;
-	c->count[k]++;
-	__atomic_store_n(&c->size, c->size + e->size, __ATOMIC_RELAXED);
-	__atomic_store_n(&e->t.state, (uint8_t)ELEM_CACHED, __ATOMIC_RELEASE);
 }
 
 /* The tail of a header with these fields, as one word. */

@@ -70,6 +70,7 @@
 
 #include "eal_lcore.h"
 #include "eal_memcfg.h"
+#include "malloc_lcore.h"
 #include "malloc_queue.h"
 #include "malloc_slab.h"
 
@@ -83,7 +84,7 @@ struct rte_mem_config;
  */
 #define MALLOC_CACHE_MIN_BYTES ((size_t)2 << 20)
 /* Words of a mask with a bit per lcore. */
-#define MALLOC_CACHE_WORDS (RTE_MAX_LCORE / 64)
+#define MALLOC_CACHE_WORDS MALLOC_LCORE_WORDS
 /* Bytes of spares one allocation carves for its cache at most. */
 #define MALLOC_CACHE_FILL_BYTES 4096
 
@@ -301,14 +302,6 @@ struct malloc_heap *malloc_cache_heap(struct malloc_state *st,
  */
 void *malloc_cache_alloc(struct rte_mem_config *mcfg, size_t size, bool zero,
 		bool *tried);
-
-/*
- * Put spare @p e, just carved for the caller's lcore cache @p c, on its
- * stack @p k. The caller is c's owner and holds the lock of c's heap, so
- * no drainer has the cache.
- */
-void malloc_cache_add_spare(
-		struct malloc_cache *c, struct malloc_elem *e, int k);
 
 /* What malloc_cache_free() did with a block. */
 enum malloc_cache_verdict {

@@ -17,6 +17,8 @@
 #include "malloc_asan.h"
 #include "malloc_check.h"
 #include "malloc_heap.h"
+#include "malloc_lcore.h"
+#include "malloc_state.h"
 
 /* More elements than any list can hold: a list this long loops. */
 #define CHECK_MAX (1u << 26)
@@ -238,7 +240,7 @@ void
 malloc_heap_recover(struct malloc_heap *heap)
 {
 	struct rte_mem_config *mcfg = eal_mcfg_get();
-	uint64_t taken[MALLOC_CACHE_WORDS] = { 0 };
+	struct malloc_lcore_drain d = { 0 };
 	char err[256];
 	int ret;
 
@@ -252,14 +254,13 @@ malloc_heap_recover(struct malloc_heap *heap)
 	 * caches' stacks, which a drain may have left half done, are
 	 * emptied, and lists, queues and counters rebuilt from the elements.
 	 */
-	malloc_cache_take(mcfg, heap, taken);
-	malloc_cache_forget(mcfg, taken);
+	malloc_lcore_forget(mcfg, heap, &d);
 	ret = malloc_heap_rebuild(mcfg, heap);
 	if (ret == 0)
 		ret = check_heap(mcfg, heap, false, err, sizeof(err));
 	else
 		snprintf(err, sizeof(err), "its elements do not link up");
-	malloc_cache_give_back(mcfg, taken);
+	malloc_lcore_drain_end(mcfg, heap, &d);
 	if (ret == 0) {
 		RTE_LOG(WARNING, MALLOC, "heap %s is sound\n", heap->name);
 		return;

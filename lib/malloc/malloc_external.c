@@ -20,6 +20,7 @@
 #include "eal_memseg_list.h"
 #include "malloc_asan.h"
 #include "malloc_heap.h"
+#include "malloc_state.h"
 
 static int
 ext_fail(int err)

@@ -40,7 +40,8 @@
 #include "malloc_asan.h"
 #include "malloc_heap.h"
 #include "malloc_heap_priv.h"
-#include "malloc_slab.h"
+#include "malloc_lcore.h"
+#include "malloc_state.h"
 #include "malloc_trim.h"
 
 struct malloc_bins *
@@ -207,7 +208,7 @@ heap_elem_waits(const struct rte_mem_config *mcfg, const struct malloc_elem *e)
 	uint8_t state = __atomic_load_n(&e->t.state, __ATOMIC_ACQUIRE);
 
 	return state == ELEM_QUEUED || state == ELEM_CACHED ||
-			(state == ELEM_BUSY && malloc_slab_idle(mcfg, e));
+			(state == ELEM_BUSY && malloc_lcore_idle_slab(mcfg, e));
 }
 
 /*
@@ -650,12 +651,12 @@ heap_spares_fit(const struct rte_mem_config *mcfg, const struct malloc_elem *e,
 /*
  * Cut busy element @p x, carved for @p n + 1 elements of @p stride bytes,
  * into the allocation (the lowest, which keeps x's header) and @p n
- * spares above it, handed to lcore cache @p c, class @p k.
+ * spares above it, handed to @p sp.
  */
 static void
 heap_cut_spares(struct rte_mem_config *mcfg, struct malloc_heap *heap,
 		struct malloc_elem *x, size_t stride, unsigned int n,
-		struct malloc_cache *c, int k)
+		struct malloc_spares *sp)
 {
 	struct malloc_elem *cur = x, *s;
 	unsigned int i;
@@ -668,18 +669,18 @@ heap_cut_spares(struct rte_mem_config *mcfg, struct malloc_heap *heap,
 				MALLOC_ELEM_TRAILER_LEN) = MALLOC_TRAILER_COOKIE;
 #endif
 		if (cur != x)
-			malloc_cache_add_spare(c, cur, k);
+			sp->put(sp, cur);
 		cur = s;
 	}
 	malloc_heap_note_end(mcfg, cur);
-	malloc_cache_add_spare(c, cur, k);
+	sp->put(sp, cur);
 	heap->alloc_count += n;
 }
 
 void *
 malloc_heap_alloc_fill(struct rte_mem_config *mcfg, struct malloc_heap *heap,
 		const struct malloc_req *req, bool *dirty,
-		struct malloc_cache *c, int k, unsigned int max_spares)
+		struct malloc_spares *sp)
 {
 	size_t stride = MALLOC_ELEM_OVERHEAD + req->size;
 	struct malloc_elem *e, *added;
@@ -702,7 +703,7 @@ malloc_heap_alloc_fill(struct rte_mem_config *mcfg, struct malloc_heap *heap,
 		malloc_heap_unlock(heap);
 		return NULL;
 	}
-	n = heap_spares_fit(mcfg, e, stride, max_spares);
+	n = heap_spares_fit(mcfg, e, stride, sp == NULL ? 0 : sp->max);
 	batch.size = (n + 1) * stride - MALLOC_ELEM_OVERHEAD;
 	if (n != 0 && !heap_fit(mcfg, e, &batch, &d))
 		n = 0;
@@ -712,7 +713,7 @@ malloc_heap_alloc_fill(struct rte_mem_config *mcfg, struct malloc_heap *heap,
 	if (added != NULL)
 		malloc_heap_trim_around(mcfg, heap, e);
 	if (n != 0)
-		heap_cut_spares(mcfg, heap, e, stride, n, c, k);
+		heap_cut_spares(mcfg, heap, e, stride, n, sp);
 	*dirty = malloc_elem_is_dirty(e);
 	malloc_heap_unlock(heap);
 	return (void *)d;
@@ -722,7 +723,7 @@ void *
 malloc_heap_alloc(struct rte_mem_config *mcfg, struct malloc_heap *heap,
 		const struct malloc_req *req, bool *dirty)
 {
-	return malloc_heap_alloc_fill(mcfg, heap, req, dirty, NULL, -1, 0);
+	return malloc_heap_alloc_fill(mcfg, heap, req, dirty, NULL);
 }
 
 /* Grow busy @p e into its free next to end at @p want, if it can. */

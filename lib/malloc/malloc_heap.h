@@ -11,7 +11,7 @@
  * It grows by asking lib/eal for pages and shrinks by giving whole free
  * pages back.
  *
- * All of it lives in the shared memory config (struct malloc_state): no
+ * All of it lives in the shared memory config (malloc_state.h): no
  * pointer into the config itself, only into heap memory, which every
  * process maps at the same address.
  */
@@ -30,11 +30,8 @@
 #include "eal_memcfg.h"
 #include "eal_mplock.h"
 #include "malloc_bins.h"
-#include "malloc_cache.h"
 #include "malloc_memzone.h"
 #include "malloc_queue.h"
-
-struct eal_subsys;
 
 #define MALLOC_MAX_PAGE_SIZES 4
 /* Socket ids of external heaps start here, as in DPDK. */
@@ -59,40 +56,15 @@ struct malloc_heap {
 	size_t pinned_size; /* bytes of pages that never go back (-m) */
 	uint8_t keeping; /* 1: a free kept whole pages since the last trim */
 	uint64_t keep_ns; /* when a free last kept pages (CLOCK_MONOTONIC) */
-	uint64_t trim_activity; /* malloc_cache_activity() at the last look */
+	uint64_t trim_activity; /* malloc_lcore_activity() at the last look */
 	unsigned int n_bins; /* bins[] entries in use */
 	struct malloc_bins bins[MALLOC_MAX_PAGE_SIZES]; /* per page size */
 	/* Small frees not joined yet, per size (malloc_queue.h). */
 	struct malloc_elem *queue[MALLOC_QUEUE_CLASSES];
 	size_t queued_size; /* bytes of queued elements */
 	unsigned int queued_count; /* queued elements, in alloc_count */
-	/* Lcores whose cache holds this heap's elements (malloc_cache.h). */
+	/* Lcores whose cache holds this heap's elements (malloc_lcore.h). */
 	uint64_t cache_lcores[RTE_MAX_LCORE / 64];
-};
-
-/* lib/malloc's part of the memory config. */
-struct malloc_state {
-	struct malloc_heap heaps[RTE_MAX_HEAPS];
-	int8_t node_heap[RTE_MAX_NUMA_NODES]; /* heap of a node, or -1 */
-	int next_external_socket; /* socket id of the next external heap */
-	/*
-	 * Per memseg list, from the config start: an array with, for each
-	 * slot whose page ends a run of heap memory, the element ending
-	 * there. It lets a heap that grows next to existing memory find its
-	 * neighbour without a walk. 0: not allocated.
-	 */
-	uint64_t run_end_off[RTE_MAX_MEMSEG_LISTS];
-	uint32_t run_end_len[RTE_MAX_MEMSEG_LISTS]; /* slots in the array */
-	/* Per memseg list: a bit per slab-sized span, set on slabs. */
-	uint64_t slab_map_off[RTE_MAX_MEMSEG_LISTS];
-	uint32_t slab_map_words[RTE_MAX_MEMSEG_LISTS]; /* words in it */
-	struct malloc_mz_table memzones;
-	uint32_t trim_seq; /* bumped (and futex-woken) when a heap starts
-			    * keeping pages, or a trim thread must stop */
-	uint8_t caches_on; /* 1: small frees may go to lcore caches */
-	uint8_t slabs_on; /* 1: small allocations may come from slabs */
-	uint32_t slab_keep; /* slabs of a class a cache keeps (malloc_slab.h) */
-	struct malloc_cache caches[RTE_MAX_LCORE];
 };
 
 /* An allocation request on a heap. */
@@ -118,41 +90,6 @@ malloc_req_page_ok(const struct malloc_req *req, uint64_t page_sz)
 		if (req->page_sz[i] == page_sz)
 			return true;
 	return false;
-}
-
-/* lib/malloc's state in @p mcfg. */
-static inline struct malloc_state *
-malloc_state_of(const struct rte_mem_config *mcfg)
-{
-	return eal_mcfg_at(mcfg, mcfg->malloc_off);
-}
-
-/* lib/malloc's set-up and clean-up inside rte_eal_init() and cleanup. */
-extern const struct eal_subsys malloc_subsys;
-
-/*
- * The initialized EAL's config if lib/malloc is set up in it, else NULL
- * with rte_errno E_RTE_NO_CONFIG. Inline: every call of the API asks.
- */
-static inline struct rte_mem_config *
-malloc_mcfg_get(void)
-{
-	struct rte_mem_config *mcfg = eal_mcfg_get();
-
-	if (likely(mcfg != NULL && mcfg->malloc_off != 0))
-		return mcfg;
-	rte_errno = E_RTE_NO_CONFIG;
-	return NULL;
-}
-
-/* The heap of @p socket (node or external id), or NULL. */
-struct malloc_heap *malloc_heap_of_socket(struct malloc_state *st, int socket);
-
-/* The index of @p heap in the state's table. */
-static inline unsigned int
-malloc_heap_idx(const struct malloc_state *st, const struct malloc_heap *heap)
-{
-	return (unsigned int)(heap - st->heaps);
 }
 
 /*
@@ -221,18 +158,26 @@ void *malloc_heap_alloc(struct rte_mem_config *mcfg, struct malloc_heap *heap,
 		const struct malloc_req *req, bool *dirty);
 
 /*
- * As malloc_heap_alloc() for a small @p req of lcore cache @p c's heap
- * (queue class @p k, no alignment beyond a cache line), and carve up to
- * @p max_spares more elements of the same size right above the
- * allocation, out of the same free element (never growing the heap for
- * them), into the cache. The caller is c's owner and is not inside it.
- * With @p max_spares 0, @p c and @p k are not used: this is
+ * Where malloc_heap_alloc_fill() puts the spares it carves: up to @p max
+ * busy elements of the allocation's size, each handed to @p put while
+ * the heap's lock is held (so no drain runs meanwhile). The caller embeds
+ * it in what @p put needs.
+ */
+struct malloc_spares {
+	unsigned int max;
+	void (*put)(struct malloc_spares *sp, struct malloc_elem *e);
+};
+
+/*
+ * As malloc_heap_alloc() for a small @p req (no alignment beyond a cache
+ * line), and carve up to @p sp->max more elements of the same size right
+ * above the allocation, out of the same free element (never growing the
+ * heap for them), for @p sp->put. With @p sp NULL, this is
  * malloc_heap_alloc().
  */
 void *malloc_heap_alloc_fill(struct rte_mem_config *mcfg,
 		struct malloc_heap *heap, const struct malloc_req *req,
-		bool *dirty, struct malloc_cache *c, int k,
-		unsigned int max_spares);
+		bool *dirty, struct malloc_spares *sp);
 
 /*
  * Give the allocation at @p data (checked with malloc_heap_elem_of())
@@ -391,7 +336,8 @@ struct malloc_bins *malloc_heap_bins(
 		struct malloc_heap *heap, uint64_t page_sz);
 
 /*
- * Give @p heap a run-end array for list @p l (see struct malloc_state).
+ * Give @p heap a run-end array for list @p l (struct malloc_state's
+ * run_end_off), and the lcores what they need of it.
  * The caller holds the hotplug lock for writing. @return 0 or -ENOSPC.
  */
 int malloc_heap_track_list(struct rte_mem_config *mcfg, unsigned int l);

@@ -21,7 +21,6 @@
 #include "malloc_asan.h"
 #include "malloc_heap.h"
 #include "malloc_heap_priv.h"
-#include "malloc_slab.h"
 #include "malloc_trim.h"
 
 /*

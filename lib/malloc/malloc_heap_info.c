@@ -18,6 +18,8 @@
 #include "eal_memseg_list.h"
 #include "eal_subsys.h"
 #include "malloc_heap.h"
+#include "malloc_lcore.h"
+#include "malloc_state.h"
 
 /*
  * The heap registers with lib/eal here, next to malloc_heap_of_socket(),
@@ -56,7 +58,7 @@ malloc_heap_track_list(struct rte_mem_config *mcfg, unsigned int l)
 	uint32_t n = mcfg->memsegs[l].n_segs;
 	uint64_t off;
 
-	if (!mcfg->memsegs[l].external && malloc_slab_track_list(mcfg, l) < 0)
+	if (!mcfg->memsegs[l].external && malloc_lcore_track_list(mcfg, l) < 0)
 		return -ENOSPC;
 	if (st->run_end_len[l] >= n)
 		return 0;
@@ -198,32 +200,6 @@ malloc_heap_largest(struct malloc_heap *heap, const struct malloc_req *req)
 	return best;
 }
 
-/*
- * Add the slabs of the caches of @p heap to @p s (each is a busy element,
- * but its free objects are free bytes, and its live objects allocations),
- * and the bytes their owners' rte_zmalloc() cleared.
- */
-static void
-heap_slab_stats(const struct malloc_heap *heap,
-		struct rte_malloc_socket_stats *s)
-{
-	const struct malloc_state *st = malloc_state_of(eal_mcfg_get());
-	unsigned int l, idx = malloc_heap_idx(st, heap), slabs, live;
-	size_t free_bytes;
-
-	for (l = 0; l < RTE_MAX_LCORE; l++) {
-		const struct malloc_cache *c = &st->caches[l];
-
-		if (c->heap_idx != (int32_t)idx)
-			continue;
-		malloc_slab_count(c, &slabs, &live, &free_bytes);
-		s->alloc_count += live - slabs;
-		s->heap_freesz_bytes += free_bytes;
-		s->heap_cleared_on_zmalloc_bytes += __atomic_load_n(
-				&c->cleared, __ATOMIC_RELAXED);
-	}
-}
-
 void
 malloc_heap_get_stats(
 		struct malloc_heap *heap, struct rte_malloc_socket_stats *s)
@@ -242,7 +218,7 @@ malloc_heap_get_stats(
 	/* Its own count, and what the lcores' caches counted for it. */
 	s->heap_cleared_on_zmalloc_bytes = __atomic_load_n(
 			&heap->cleared_on_zmalloc, __ATOMIC_RELAXED);
-	heap_slab_stats(heap, s);
+	malloc_lcore_stats(eal_mcfg_get(), heap, s);
 	s->heap_allocsz_bytes = heap->total_size - s->heap_freesz_bytes;
 	s->heap_cleared_on_free_bytes = heap->cleared_on_free;
 	malloc_heap_unlock(heap);
@@ -320,7 +296,7 @@ heap_dump_elem(const struct rte_memseg_list *msl, const struct malloc_elem *e,
 			heap_state_name(e->t.state), e->size,
 			malloc_elem_is_dirty(e) ? "dirty" : "clean", e->t.pad);
 	if (e->t.state == ELEM_BUSY)
-		malloc_slab_dump(eal_mcfg_get(), e, f);
+		malloc_lcore_dump_elem(eal_mcfg_get(), e, f);
 	return 0;
 }
 

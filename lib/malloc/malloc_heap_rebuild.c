@@ -21,7 +21,7 @@
 #include "malloc_asan.h"
 #include "malloc_heap.h"
 #include "malloc_heap_priv.h"
-#include "malloc_slab.h"
+#include "malloc_state.h"
 #include "malloc_trim.h"
 
 #define HEAP_REBUILD_ORPHANS 64 /* page runs with no element, at most */
@@ -95,7 +95,7 @@ heap_rebuild_elem(struct heap_rebuild *r, struct malloc_elem *e)
 			state == ELEM_CACHED) {
 		/*
 		 * Queued: freed, not joined yet; cached: freed into a cache
-		 * whose stacks were emptied (malloc_cache_forget()). Join
+		 * whose stacks were emptied (malloc_lcore_forget()). Join
 		 * it now.
 		 */
 		e->t.state = ELEM_FREE;

@@ -26,6 +26,7 @@
 #include "malloc_elem.h"
 #include "malloc_heap.h"
 #include "malloc_keep.h"
+#include "malloc_state.h"
 
 RTE_BUILD_BUG_ON(sizeof(struct malloc_keep_area) +
 				RTE_MAX_MEMZONE *

@@ -23,6 +23,7 @@
 #include "eal_mp.h"
 #include "malloc_heap.h"
 #include "malloc_keep.h"
+#include "malloc_state.h"
 
 #define MZ_PAGE_FLAGS \
 	(RTE_MEMZONE_2MB | RTE_MEMZONE_1GB | RTE_MEMZONE_16MB | \

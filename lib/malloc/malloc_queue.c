@@ -16,10 +16,9 @@
 #include <rte_common.h>
 
 #include "malloc_asan.h"
-#include "malloc_cache.h"
 #include "malloc_heap.h"
+#include "malloc_lcore.h"
 #include "malloc_queue.h"
-#include "malloc_slab.h"
 
 bool
 malloc_queue_push(struct malloc_heap *heap, struct malloc_elem *e)
@@ -82,33 +81,27 @@ bool
 malloc_queue_pending(const struct rte_mem_config *mcfg,
 		const struct malloc_heap *heap)
 {
-	return heap->queued_count != 0 || malloc_cache_pending(mcfg, heap);
+	return heap->queued_count != 0 || malloc_lcore_pending(mcfg, heap);
 }
 
 void
 malloc_queue_drain(struct rte_mem_config *mcfg, struct malloc_heap *heap)
 {
-	uint64_t taken[MALLOC_CACHE_WORDS] = { 0 };
-	struct malloc_slab *empty = NULL;
+	struct malloc_lcore_drain d = { 0 };
 	struct malloc_elem *runs = NULL;
-	bool cached = false;
 	int c;
 
-	if (malloc_cache_pending(mcfg, heap)) {
-		cached = malloc_cache_take(mcfg, heap, taken);
-		malloc_cache_drain(mcfg, heap, taken, cached, &runs, &empty);
-	}
+	malloc_lcore_drain_begin(mcfg, heap, &d, &runs);
 	for (c = 0; c < MALLOC_QUEUE_CLASSES; c++) {
 		if (heap->queue[c] == NULL)
 			continue;
 		malloc_heap_drain_list(
-				mcfg, heap, heap->queue[c], cached, &runs);
+				mcfg, heap, heap->queue[c], d.cached, &runs);
 		heap->queue[c] = NULL;
 	}
 	heap->queued_size = 0;
 	heap->queued_count = 0;
 	/* Every list is walked: the runs may now be cleared and unmapped. */
 	malloc_heap_drain_runs(mcfg, heap, runs);
-	malloc_cache_give_back(mcfg, taken);
-	malloc_slab_release(mcfg, heap, empty);
+	malloc_lcore_drain_end(mcfg, heap, &d);
 }

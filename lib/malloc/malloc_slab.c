@@ -23,6 +23,7 @@
 #include "malloc_heap.h"
 #include "malloc_slab.h"
 #include "malloc_slab_fast.h"
+#include "malloc_state.h"
 #include "malloc_trim.h"
 
 int

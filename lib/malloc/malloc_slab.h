@@ -259,10 +259,6 @@ void malloc_slab_release(struct rte_mem_config *mcfg, struct malloc_heap *heap,
 		struct malloc_slab *empty);
 
 /*
- * Count the slabs of cache @p c, the objects live in them (handed out and
- * not collected back) and the bytes of their free objects: a snapshot.
- */
-/*
  * Log that @p s's lock was taken over from a process that died holding
  * it: the objects it was moving may be lost to the slab (a leak), the
  * chain itself is whole.
@@ -283,6 +279,10 @@ malloc_slab_unlock(struct malloc_slab *s)
 	eal_mplock_unlock(&s->lock);
 }
 
+/*
+ * Count the slabs of cache @p c, the objects live in them (handed out and
+ * not collected back) and the bytes of their free objects: a snapshot.
+ */
 void malloc_slab_count(const struct malloc_cache *c, unsigned int *slabs,
 		unsigned int *live, size_t *free_bytes);
 

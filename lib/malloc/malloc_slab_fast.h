@@ -26,6 +26,7 @@
 #include "malloc_cache.h"
 #include "malloc_heap.h"
 #include "malloc_slab.h"
+#include "malloc_state.h"
 #include "malloc_trim.h"
 
 /*

@@ -25,6 +25,7 @@
 #include "malloc_image_lazy.h"
 #include "malloc_image_restore.h"
 #include "malloc_keep.h"
+#include "malloc_state.h"
 #include "malloc_trim.h"
 
 static struct malloc_heap *

@@ -37,6 +37,8 @@
 
 #include "eal_sys.h"
 #include "malloc_heap.h"
+#include "malloc_lcore.h"
+#include "malloc_state.h"
 #include "malloc_trim.h"
 
 /* The two page return strategies (malloc_trim.h). */
@@ -155,7 +157,7 @@ trim_due(struct rte_mem_config *mcfg, struct malloc_state *st)
 		 * used their caches since the last look are at work: their
 		 * memory stays for another decay time.
 		 */
-		activity = malloc_cache_activity(mcfg, heap);
+		activity = malloc_lcore_activity(mcfg, heap);
 		if (heap->keeping && activity != heap->trim_activity) {
 			heap->trim_activity = activity;
 			heap->keep_ns = trim_now_ns();

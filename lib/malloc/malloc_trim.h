@@ -12,7 +12,7 @@
  * A free that leaves whole pages free gives them back to lib/eal only
  * when keeping them would make the heap's free memory exceed what -m
  * pins plus --malloc-retain. Kept pages go back once no free has kept
- * any, and no lcore used its cache (malloc_cache_activity()), for
+ * any, and no lcore used its cache (malloc_lcore_activity()), for
  * --malloc-decay milliseconds: a thread per process (named
  * "rte_malloc_trim") sleeps on a futex word in the shared state and
  * wakes when a heap starts keeping pages, then when the oldest is due.

@@ -24,6 +24,7 @@
 #include "malloc_heap.h"
 #include "malloc_slab.h"
 #include "malloc_slab_fast.h"
+#include "malloc_state.h"
 
 /* Larger requests cannot be memory anyway; refusing them early keeps the
  * size arithmetic below from overflowing. */

@@ -32,6 +32,7 @@
 #include "malloc_image_restore.h"
 #include "malloc_image_threads.h"
 #include "malloc_keep.h"
+#include "malloc_state.h"
 
 struct malloc_image_plan {
 	struct rte_memzone_image *img;

@@ -32,6 +32,7 @@
 #include "malloc_heap.h"
 #include "malloc_image.h"
 #include "malloc_image_threads.h"
+#include "malloc_state.h"
 
 /* A save under way. */
 struct image_save {

@@ -1,0 +1,99 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The rtemem authors
+ */
+
+/*
+ * The per-lcore layer's side of malloc_lcore.h: what the heap asks, put
+ * in terms of the lcore caches and their slabs.
+ */
+
+#include <rte_common.h>
+
+#include "malloc_cache.h"
+#include "malloc_heap.h"
+#include "malloc_lcore.h"
+#include "malloc_slab.h"
+#include "malloc_state.h"
+
+bool
+malloc_lcore_pending(const struct rte_mem_config *mcfg,
+		const struct malloc_heap *heap)
+{
+	return malloc_cache_pending(mcfg, heap);
+}
+
+void
+malloc_lcore_drain_begin(struct rte_mem_config *mcfg, struct malloc_heap *heap,
+		struct malloc_lcore_drain *d, struct malloc_elem **runs)
+{
+	if (!malloc_cache_pending(mcfg, heap))
+		return;
+	d->cached = malloc_cache_take(mcfg, heap, d->taken);
+	malloc_cache_drain(mcfg, heap, d->taken, d->cached, runs, &d->empty);
+}
+
+void
+malloc_lcore_drain_end(struct rte_mem_config *mcfg, struct malloc_heap *heap,
+		struct malloc_lcore_drain *d)
+{
+	malloc_cache_give_back(mcfg, d->taken);
+	malloc_slab_release(mcfg, heap, d->empty);
+	d->empty = NULL;
+}
+
+void
+malloc_lcore_forget(struct rte_mem_config *mcfg, struct malloc_heap *heap,
+		struct malloc_lcore_drain *d)
+{
+	d->cached = malloc_cache_take(mcfg, heap, d->taken);
+	malloc_cache_forget(mcfg, d->taken);
+}
+
+bool
+malloc_lcore_idle_slab(
+		const struct rte_mem_config *mcfg, const struct malloc_elem *e)
+{
+	return malloc_slab_idle(mcfg, e);
+}
+
+uint64_t
+malloc_lcore_activity(const struct rte_mem_config *mcfg,
+		const struct malloc_heap *heap)
+{
+	return malloc_cache_activity(mcfg, heap);
+}
+
+int
+malloc_lcore_track_list(struct rte_mem_config *mcfg, unsigned int l)
+{
+	return malloc_slab_track_list(mcfg, l);
+}
+
+void
+malloc_lcore_stats(const struct rte_mem_config *mcfg,
+		const struct malloc_heap *heap,
+		struct rte_malloc_socket_stats *s)
+{
+	const struct malloc_state *st = malloc_state_of(mcfg);
+	unsigned int l, idx = malloc_heap_idx(st, heap), slabs, live;
+	size_t free_bytes;
+
+	for (l = 0; l < RTE_MAX_LCORE; l++) {
+		const struct malloc_cache *c = &st->caches[l];
+
+		if (c->heap_idx != (int32_t)idx)
+			continue;
+		malloc_slab_count(c, &slabs, &live, &free_bytes);
+		s->alloc_count += live - slabs;
+		s->heap_freesz_bytes += free_bytes;
+		s->heap_cleared_on_zmalloc_bytes += __atomic_load_n(
+				&c->cleared, __ATOMIC_RELAXED);
+	}
+}
+
+void
+malloc_lcore_dump_elem(const struct rte_mem_config *mcfg,
+		const struct malloc_elem *e, FILE *f)
+{
+	malloc_slab_dump(mcfg, e, f);
+}

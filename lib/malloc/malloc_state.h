@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The rtemem authors
+ */
+
+#ifndef _MALLOC_STATE_H_
+#define _MALLOC_STATE_H_
+
+/*
+ * lib/malloc's part of the memory config: the heaps, and above them the
+ * lcores' caches and slabs (malloc_lcore.h). Where both layers meet in
+ * shared memory, and nothing else.
+ */
+
+#include <stdint.h>
+
+#include <rte_common.h>
+#include <rte_errno.h>
+
+#include "eal_memcfg.h"
+#include "malloc_cache.h"
+#include "malloc_heap.h"
+#include "malloc_memzone.h"
+
+struct eal_subsys;
+
+/* lib/malloc's part of the memory config. */
+struct malloc_state {
+	struct malloc_heap heaps[RTE_MAX_HEAPS];
+	int8_t node_heap[RTE_MAX_NUMA_NODES]; /* heap of a node, or -1 */
+	int next_external_socket; /* socket id of the next external heap */
+	/*
+	 * Per memseg list, from the config start: an array with, for each
+	 * slot whose page ends a run of heap memory, the element ending
+	 * there. It lets a heap that grows next to existing memory find its
+	 * neighbour without a walk. 0: not allocated.
+	 */
+	uint64_t run_end_off[RTE_MAX_MEMSEG_LISTS];
+	uint32_t run_end_len[RTE_MAX_MEMSEG_LISTS]; /* slots in the array */
+	/* Per memseg list: a bit per slab-sized span, set on slabs. */
+	uint64_t slab_map_off[RTE_MAX_MEMSEG_LISTS];
+	uint32_t slab_map_words[RTE_MAX_MEMSEG_LISTS]; /* words in it */
+	struct malloc_mz_table memzones;
+	uint32_t trim_seq; /* bumped (and futex-woken) when a heap starts
+			    * keeping pages, or a trim thread must stop */
+	uint8_t caches_on; /* 1: small frees may go to lcore caches */
+	uint8_t slabs_on; /* 1: small allocations may come from slabs */
+	uint32_t slab_keep; /* slabs of a class a cache keeps (malloc_slab.h) */
+	struct malloc_cache caches[RTE_MAX_LCORE];
+};
+
+/* lib/malloc's state in @p mcfg. */
+static inline struct malloc_state *
+malloc_state_of(const struct rte_mem_config *mcfg)
+{
+	return eal_mcfg_at(mcfg, mcfg->malloc_off);
+}
+
+/* lib/malloc's set-up and clean-up inside rte_eal_init() and cleanup. */
+extern const struct eal_subsys malloc_subsys;
+
+/*
+ * The initialized EAL's config if lib/malloc is set up in it, else NULL
+ * with rte_errno E_RTE_NO_CONFIG. Inline: every call of the API asks.
+ */
+static inline struct rte_mem_config *
+malloc_mcfg_get(void)
+{
+	struct rte_mem_config *mcfg = eal_mcfg_get();
+
+	if (likely(mcfg != NULL && mcfg->malloc_off != 0))
+		return mcfg;
+	rte_errno = E_RTE_NO_CONFIG;
+	return NULL;
+}
+
+/* The heap of @p socket (node or external id), or NULL. */
+struct malloc_heap *malloc_heap_of_socket(struct malloc_state *st, int socket);
+
+/* The index of @p heap in the state's table. */
+static inline unsigned int
+malloc_heap_idx(const struct malloc_state *st, const struct malloc_heap *heap)
+{
+	return (unsigned int)(heap - st->heaps);
+}
+
+#endif /* _MALLOC_STATE_H_ */
