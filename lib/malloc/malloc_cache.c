@@ -582,9 +582,13 @@ cache_wait_idle(struct rte_mem_config *mcfg, struct malloc_cache *c,
 	}
 }
 
-bool
-malloc_cache_take(struct rte_mem_config *mcfg, struct malloc_heap *heap,
-		uint64_t *taken)
+/*
+ * malloc_cache_take(), or with @p all every cache of @p heap, whether it
+ * holds anything or not (no fence when the caller's is the only one).
+ */
+static bool
+cache_take(struct rte_mem_config *mcfg, struct malloc_heap *heap,
+		uint64_t *taken, bool all)
 {
 	struct malloc_state *st = malloc_state_of(mcfg);
 	unsigned int self = malloc_cache_lcore(), l;
@@ -603,7 +607,7 @@ malloc_cache_take(struct rte_mem_config *mcfg, struct malloc_heap *heap,
 			continue;
 		}
 		alone = false;
-		if (cache_holds(&st->caches[l]))
+		if (all || cache_holds(&st->caches[l]))
 			others = true;
 	}
 	/*
@@ -641,6 +645,20 @@ malloc_cache_take(struct rte_mem_config *mcfg, struct malloc_heap *heap,
 		RTE_LOG(ERR, MALLOC,
 				"thread fence failed: other lcores' caches stay\n");
 	return others ? fenced : alone;
+}
+
+bool
+malloc_cache_take(struct rte_mem_config *mcfg, struct malloc_heap *heap,
+		uint64_t *taken)
+{
+	return cache_take(mcfg, heap, taken, false);
+}
+
+void
+malloc_cache_take_all(struct rte_mem_config *mcfg, struct malloc_heap *heap,
+		uint64_t *taken)
+{
+	cache_take(mcfg, heap, taken, true);
 }
 
 void

@@ -121,8 +121,6 @@ struct malloc_cache {
 	uint64_t slab_map_off;
 	struct malloc_slab *full[MALLOC_SLAB_CLASSES];
 	uint32_t slab_n[MALLOC_SLAB_CLASSES]; /* slabs owned */
-	/* Objects handed out and not back with the owner. */
-	uint32_t slab_live[MALLOC_SLAB_CLASSES];
 	/* Work for a drain (malloc_slab_sweep()), set without the claim: */
 	uint32_t slab_remote; /* 1: another thread freed onto a slab */
 	uint32_t slab_idle; /* 1: an empty slab was kept */
@@ -358,6 +356,15 @@ bool malloc_cache_pending(const struct rte_mem_config *mcfg,
  */
 bool malloc_cache_take(struct rte_mem_config *mcfg, struct malloc_heap *heap,
 		uint64_t *taken);
+
+/*
+ * Take every cache of @p heap from its owner, as malloc_cache_take()
+ * does, those holding nothing too, to read what they hold; give them
+ * back with malloc_cache_give_back(). The caller holds the heap lock.
+ * Without a thread fence only the caller's own is taken.
+ */
+void malloc_cache_take_all(struct rte_mem_config *mcfg,
+		struct malloc_heap *heap, uint64_t *taken);
 
 /*
  * Mark the runs around the elements of the caches in @p taken, as

@@ -69,26 +69,44 @@ malloc_lcore_track_list(struct rte_mem_config *mcfg, unsigned int l)
 	return malloc_slab_track_list(mcfg, l);
 }
 
+/* Whether lcore @p l is in mask @p m. */
+static inline bool
+lcore_in(const uint64_t *m, unsigned int l)
+{
+	return (m[l / 64] & (UINT64_C(1) << (l % 64))) != 0;
+}
+
 void
-malloc_lcore_stats(const struct rte_mem_config *mcfg,
-		const struct malloc_heap *heap,
+malloc_lcore_stats(struct rte_mem_config *mcfg, struct malloc_heap *heap,
 		struct rte_malloc_socket_stats *s)
 {
 	const struct malloc_state *st = malloc_state_of(mcfg);
 	unsigned int l, idx = malloc_heap_idx(st, heap), slabs, live;
+	uint64_t taken[MALLOC_LCORE_WORDS] = { 0 };
 	size_t free_bytes;
 
+	/* No cache, no slab: and no fence to take them with. */
+	if (!st->caches_on)
+		return;
+	/*
+	 * The owners count nothing: their slabs are walked, held still.
+	 * Another lcore's, if the fence fails (logged), is left out.
+	 */
+	malloc_cache_take_all(mcfg, heap, taken);
 	for (l = 0; l < RTE_MAX_LCORE; l++) {
 		const struct malloc_cache *c = &st->caches[l];
 
 		if (c->heap_idx != (int32_t)idx)
 			continue;
+		s->heap_cleared_on_zmalloc_bytes += __atomic_load_n(
+				&c->cleared, __ATOMIC_RELAXED);
+		if (!lcore_in(taken, l))
+			continue;
 		malloc_slab_count(c, &slabs, &live, &free_bytes);
 		s->alloc_count += live - slabs;
 		s->heap_freesz_bytes += free_bytes;
-		s->heap_cleared_on_zmalloc_bytes += __atomic_load_n(
-				&c->cleared, __ATOMIC_RELAXED);
 	}
+	malloc_cache_give_back(mcfg, taken);
 }
 
 void

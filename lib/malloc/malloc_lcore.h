@@ -105,10 +105,10 @@ int malloc_lcore_track_list(struct rte_mem_config *mcfg, unsigned int l);
  * Add the lcores' share of @p heap to @p s: each slab is a busy element
  * of the heap, its live objects are allocations and its free objects
  * free bytes; and the bytes rte_zmalloc() cleared through the lcores.
- * A snapshot, without a lock.
+ * The lcores' caches are taken while their slabs are counted. The
+ * caller holds the heap lock.
  */
-void malloc_lcore_stats(const struct rte_mem_config *mcfg,
-		const struct malloc_heap *heap,
+void malloc_lcore_stats(struct rte_mem_config *mcfg, struct malloc_heap *heap,
 		struct rte_malloc_socket_stats *s);
 
 /* If busy element @p e is a slab, describe it on @p f (a snapshot). */

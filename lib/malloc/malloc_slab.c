@@ -162,7 +162,7 @@ slab_list(struct malloc_cache *c, const struct malloc_slab *s)
  * chain. @return how many.
  */
 static uint32_t
-slab_collect(struct malloc_cache *c, struct malloc_slab *s)
+slab_collect(struct malloc_slab *s)
 {
 	uint32_t i, n;
 
@@ -184,7 +184,6 @@ slab_collect(struct malloc_cache *c, struct malloc_slab *s)
 		i = next;
 	}
 	s->live -= n;
-	c->slab_live[s->cls] -= n;
 	return n;
 }
 
@@ -211,12 +210,12 @@ slab_collect_all(struct malloc_cache *c)
 
 	for (cls = 0; cls < MALLOC_SLAB_CLASSES; cls++) {
 		for (s = c->slabs[cls]; s != NULL; s = s->next) {
-			slab_collect(c, s);
+			slab_collect(s);
 			empty |= s->live == 0;
 		}
 		for (s = c->full[cls]; s != NULL; s = next) {
 			next = s->next;
-			if (slab_collect(c, s) != 0)
+			if (slab_collect(s) != 0)
 				slab_unfull(c, s);
 			empty |= s->live == 0;
 		}
@@ -240,7 +239,7 @@ slab_take_any(struct malloc_cache *c, int cls, bool *dirty)
 
 	for (;;) {
 		while ((s = c->slabs[cls]) != NULL) {
-			i = malloc_slab_take(c, s, dirty);
+			i = malloc_slab_take(s, dirty);
 			if (i != 0)
 				return malloc_slab_obj(s, i);
 			slab_unlink(&c->slabs[cls], s);
@@ -402,7 +401,7 @@ malloc_slab_alloc(struct rte_mem_config *mcfg, size_t size, int cls, bool zero)
 		c->slab_n[cls]++;
 		slab_set_mark(mcfg, s, true);
 		slab_note_list(mcfg, c, s);
-		obj = malloc_slab_obj(s, malloc_slab_take(c, s, &dirty));
+		obj = malloc_slab_obj(s, malloc_slab_take(s, &dirty));
 		malloc_cache_leave(c);
 	}
 	return malloc_slab_hand_out(c, obj, size, zero, dirty);
@@ -466,7 +465,7 @@ static bool
 slab_free_local(struct rte_mem_config *mcfg, struct malloc_cache *c,
 		struct malloc_slab *s, uint32_t i)
 {
-	malloc_slab_put(c, s, i);
+	malloc_slab_put(s, i);
 	if (s->full)
 		slab_unfull(c, s);
 	if (s->live != 0)
@@ -655,7 +654,7 @@ slab_sweep_list(struct malloc_cache *c, struct malloc_slab **list,
 
 	for (s = *list; s != NULL; s = next) {
 		next = s->next;
-		slab_collect(c, s);
+		slab_collect(s);
 		if (s->live == 0) {
 			slab_unlink(list, s);
 			c->slab_n[s->cls]--;
@@ -716,10 +715,14 @@ malloc_slab_count(const struct malloc_cache *c, unsigned int *slabs,
 	*slabs = *live = 0;
 	*free_bytes = 0;
 	for (cls = 0; cls < MALLOC_SLAB_CLASSES; cls++) {
-		uint32_t n = __atomic_load_n(&c->slab_n[cls], __ATOMIC_RELAXED);
-		uint32_t l = __atomic_load_n(
-				&c->slab_live[cls], __ATOMIC_RELAXED);
+		uint32_t n = c->slab_n[cls], l = 0;
 		uint32_t slots = n * slab_objs(cls);
+		const struct malloc_slab *s;
+
+		for (s = c->slabs[cls]; s != NULL; s = s->next)
+			l += s->live;
+		for (s = c->full[cls]; s != NULL; s = s->next)
+			l += s->live;
 
 		*slabs += n;
 		*live += l;

@@ -281,7 +281,9 @@ malloc_slab_unlock(struct malloc_slab *s)
 
 /*
  * Count the slabs of cache @p c, the objects live in them (handed out and
- * not collected back) and the bytes of their free objects: a snapshot.
+ * not collected back) and the bytes of their free objects. The caller
+ * owns @p c or has taken it (malloc_cache_take_all()): the owner counts
+ * nothing on its fast paths, so the slabs are walked.
  */
 void malloc_slab_count(const struct malloc_cache *c, unsigned int *slabs,
 		unsigned int *live, size_t *free_bytes);

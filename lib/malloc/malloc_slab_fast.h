@@ -30,11 +30,11 @@
 #include "malloc_trim.h"
 
 /*
- * Take an object of slab @p s of cache @p c, its owner's, setting
- * *@p dirty. @return its index, or 0 if @p s is full.
+ * Take an object of slab @p s, the calling lcore's, setting *@p dirty.
+ * @return its index, or 0 if @p s is full.
  */
 static inline uint32_t
-malloc_slab_take(struct malloc_cache *c, struct malloc_slab *s, bool *dirty)
+malloc_slab_take(struct malloc_slab *s, bool *dirty)
 {
 	uint32_t i = s->local;
 
@@ -49,13 +49,12 @@ malloc_slab_take(struct malloc_cache *c, struct malloc_slab *s, bool *dirty)
 	}
 	s->state[i] = MALLOC_SLAB_OBJ_BUSY;
 	s->live++;
-	c->slab_live[s->cls]++;
 	return i;
 }
 
-/* Give object @p i of slab @p s back to cache @p c, its owner's. */
+/* Give object @p i of slab @p s back, by its owner. */
 static inline void
-malloc_slab_put(struct malloc_cache *c, struct malloc_slab *s, uint32_t i)
+malloc_slab_put(struct malloc_slab *s, uint32_t i)
 {
 	void *obj = malloc_slab_obj(s, i);
 
@@ -63,7 +62,6 @@ malloc_slab_put(struct malloc_cache *c, struct malloc_slab *s, uint32_t i)
 	malloc_slab_set_link(obj, s->local);
 	s->local = i;
 	s->live--;
-	c->slab_live[s->cls]--;
 	malloc_asan_poison(obj, malloc_slab_obj_size(s));
 }
 
@@ -104,7 +102,7 @@ malloc_slab_alloc_owned(
 		return NULL;
 	s = c->slabs[cls];
 	if (likely(s != NULL))
-		i = malloc_slab_take(c, s, &dirty);
+		i = malloc_slab_take(s, &dirty);
 	malloc_cache_leave(c);
 	if (unlikely(i == 0))
 		return NULL;
@@ -202,7 +200,7 @@ malloc_slab_free_owned(struct rte_mem_config *mcfg, void *ptr)
 		malloc_cache_leave(c);
 		return MALLOC_SLAB_OWNED_UNKNOWN;
 	}
-	malloc_slab_put(c, s, i);
+	malloc_slab_put(s, i);
 	/* Emptied and kept: a drain may give it back (malloc_slab_sweep()). */
 	if (s->live == 0)
 		__atomic_store_n(&c->slab_idle, 1, __ATOMIC_RELAXED);
