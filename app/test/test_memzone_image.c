@@ -783,10 +783,16 @@ mi_refuse_variants(const char *bad, unsigned char *good, size_t len)
 	MI_REFUSED(len + 4096, "bytes after the end", "after its end marker");
 	v[offsetof(struct malloc_image_hdr, created_ns)] ^= 1;
 	MI_REFUSED(len, "header damaged", "the header is damaged");
-	((struct malloc_image_hdr *)(void *)v)->version = 2;
-	MI_REFUSED(len, "version 2",
-			"is a version 2 memzone image; this rtemem reads "
-			"version 1");
+	((struct malloc_image_hdr *)(void *)v)->version = 3;
+	mi_reseal(v, len);
+	MI_REFUSED(len, "version 3",
+			"is a version 3 memzone image; this rtemem reads "
+			"versions 1 to 2");
+	((struct malloc_image_hdr *)(void *)v)->version = 0;
+	mi_reseal(v, len);
+	MI_REFUSED(len, "version 0",
+			"is a version 0 memzone image; this rtemem reads "
+			"versions 1 to 2");
 	v[len - 1] ^= 0x40;
 	MI_REFUSED(len, "end marker damaged", "has no valid end marker");
 	v[gh->meta_off + 3] ^= 1;
@@ -832,6 +838,74 @@ mi_refuse_data(const char *bad, unsigned char *good, size_t len)
 	return TEST_SUCCESS;
 }
 
+/* The result of rte_memzone_image_verify() on @p len bytes at @p v. */
+static int
+mi_verify_bytes(const char *path, const unsigned char *v, size_t len, char *err,
+		size_t err_len)
+{
+	struct rte_memzone_image *img;
+	int ret;
+
+	if (mi_write(path, v, len) != 0)
+		return -EIO;
+	img = rte_memzone_image_open(path, err, err_len);
+	if (img == NULL)
+		return -rte_errno;
+	ret = rte_memzone_image_verify(img, 2, err, err_len);
+	rte_memzone_image_close(img);
+	return ret;
+}
+
+/*
+ * Version 1 images (chunk sums of malloc_image_sum()) are still read;
+ * the version decides the sum; 64-byte stripes moved within a chunk of
+ * a version 2 image are caught (its keys depend on the place).
+ */
+static int
+mi_chunk_sums(const char *bad, const unsigned char *good, size_t len)
+{
+	const struct malloc_image_hdr *gh = (const void *)good;
+	unsigned char *v = malloc(len), stripe[64];
+	struct malloc_image_chunk *c;
+	char err[512];
+	uint64_t i;
+	int ret;
+
+	TEST_ASSERT_NOT_NULL(v, "no memory");
+	memcpy(v, good, len);
+	c = (void *)(v + gh->meta_off +
+			gh->n_lists * sizeof(struct malloc_image_list) +
+			gh->n_zones * sizeof(struct malloc_image_zone));
+	TEST_ASSERT_EQUAL(
+			gh->version, 2u, "written as version %u", gh->version);
+	for (i = 0; i < gh->n_chunks; i++)
+		if (c[i].off != 0)
+			c[i].sum = malloc_image_sum(
+					v + c[i].off, c[i].len, NULL);
+	mi_reseal(v, len);
+	ret = mi_verify_bytes(bad, v, len, err, sizeof(err));
+	TEST_ASSERT_EQUAL(
+			ret, -EILSEQ, "version 2 with version 1 sums: %d", ret);
+	((struct malloc_image_hdr *)(void *)v)->version = 1;
+	mi_reseal(v, len);
+	ret = mi_verify_bytes(bad, v, len, err, sizeof(err));
+	TEST_ASSERT_SUCCESS(ret, "version 1 image: %s", err);
+	printf("  %-26s verified\n", "version 1 image");
+	/* Two stripes of the first stored chunk swapped. */
+	memcpy(v, good, len);
+	for (i = 0; i < gh->n_chunks && c[i].off == 0; i++)
+		;
+	TEST_ASSERT(i < gh->n_chunks && c[i].len >= 256, "no chunk to move");
+	memcpy(stripe, v + c[i].off, 64);
+	memcpy(v + c[i].off, v + c[i].off + 128, 64);
+	memcpy(v + c[i].off + 128, stripe, 64);
+	ret = mi_verify_bytes(bad, v, len, err, sizeof(err));
+	free(v);
+	TEST_ASSERT_EQUAL(ret, -EILSEQ, "stripes moved: %d", ret);
+	printf("  %-26s %s\n", "stripes moved", err);
+	return TEST_SUCCESS;
+}
+
 static int
 test_memzone_image_refused(void)
 {
@@ -850,6 +924,8 @@ test_memzone_image_refused(void)
 		ret = mi_refuse_variants(bad_path, good, len);
 	if (ret == TEST_SUCCESS)
 		ret = mi_refuse_data(bad_path, good, len);
+	if (ret == TEST_SUCCESS)
+		ret = mi_chunk_sums(bad_path, good, len);
 	free(good);
 	unlink(good_path);
 	unlink(bad_path);

@@ -37,14 +37,19 @@
 
 #define MALLOC_IMAGE_MAGIC 0x31474d494d455452ULL /* "RTEMIMG1" */
 #define MALLOC_IMAGE_END_MAGIC 0x31444e454d455452ULL /* "RTEMEND1" */
-#define MALLOC_IMAGE_VERSION 1
+/*
+ * Written; read back to MALLOC_IMAGE_VERSION_MIN. Version 2 changed the
+ * chunks' checksum only (malloc_image_chunk_sum()).
+ */
+#define MALLOC_IMAGE_VERSION 2
+#define MALLOC_IMAGE_VERSION_MIN 1
 #define MALLOC_IMAGE_ALIGN 4096U
 #define MALLOC_IMAGE_CHUNK (2U << 20)
 
 /* The start of the file. */
 struct malloc_image_hdr {
 	uint64_t magic; /* MALLOC_IMAGE_MAGIC */
-	uint32_t version; /* MALLOC_IMAGE_VERSION */
+	uint32_t version; /* MALLOC_IMAGE_VERSION when written */
 	uint32_t hdr_len; /* sizeof(struct malloc_image_hdr) */
 	uint64_t sum; /* malloc_image_sum() of the header with sum 0 */
 	uint64_t file_len; /* the whole file, end marker included */
@@ -97,7 +102,7 @@ struct malloc_image_chunk {
 	uint32_t len;
 	uint32_t zone; /* index into the image's zones */
 	uint64_t off; /* of its bytes in the file; 0: all zero */
-	uint64_t sum; /* malloc_image_sum() of its bytes; 0 if not stored */
+	uint64_t sum; /* malloc_image_chunk_sum(); 0 if not stored */
 };
 
 /* The last bytes of the file. */
@@ -127,6 +132,16 @@ struct rte_memzone_image {
  * any byte is non-zero (found in the same pass).
  */
 uint64_t malloc_image_sum(const void *p, size_t len, bool *nonzero);
+
+/*
+ * The checksum of a chunk's @p len bytes at @p p in an image of format
+ * @p version, setting *@p nonzero as malloc_image_sum() does. Version 1
+ * used malloc_image_sum(); version 2 a sum of 64-byte stripes with one
+ * multiply per 8 bytes and none chained, 2.5 times as fast with AVX2:
+ * the sum was the largest cost of a restore from a warm image.
+ */
+uint64_t malloc_image_chunk_sum(
+		uint32_t version, const void *p, size_t len, bool *nonzero);
 
 /* The chunks memzone [@p addr, @p addr + @p len) is cut into. */
 uint64_t malloc_image_zone_chunks(uint64_t addr, uint64_t len);

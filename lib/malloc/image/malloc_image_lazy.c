@@ -52,6 +52,7 @@ struct malloc_image_lazy {
 	int stop_fd[2]; /* a pipe: readable once the handler has to end */
 	int img_fd; /* the image, duplicated */
 	char path[4096];
+	uint32_t version; /* of the image's format */
 	struct malloc_image_chunk *chunks; /* copies of the image's */
 	struct malloc_image_zone *zones;
 	struct malloc_image_lazy_page *pages; /* in address order */
@@ -135,7 +136,8 @@ malloc_image_lazy_build(const struct malloc_image_lazy *lz,
 					ret == -ENODATA ? "the file is shorter "
 							  "than when opened" :
 							  strerror(-ret));
-		if (malloc_image_sum(at, c->len, NULL) != c->sum)
+		if (malloc_image_chunk_sum(lz->version, at, c->len, NULL) !=
+				c->sum)
 			return malloc_image_err_out(err, len, -EILSEQ,
 					"%s: memzone %s is damaged at offset "
 					"%" PRIu64 " (checksum)",
@@ -648,6 +650,7 @@ lazy_setup(struct malloc_image_lazy *lz, const struct rte_memzone_image *img,
 	size_t nc = img->hdr.n_chunks, nz = img->hdr.n_zones;
 
 	snprintf(lz->path, sizeof(lz->path), "%s", img->path);
+	lz->version = img->hdr.version;
 	lz->chunks = malloc(RTE_MAX(nc, (size_t)1) * sizeof(*lz->chunks));
 	lz->zones = malloc(RTE_MAX(nz, (size_t)1) * sizeof(*lz->zones));
 	lz->img_fd = fcntl(img->fd, F_DUPFD_CLOEXEC, 0);

@@ -39,11 +39,13 @@ open_hdr_check(struct rte_memzone_image *img, char *err, size_t len)
 				"%s is not a memzone image (no image magic at "
 				"its start)",
 				p);
-	if (h->version != MALLOC_IMAGE_VERSION)
+	if (h->version < MALLOC_IMAGE_VERSION_MIN ||
+			h->version > MALLOC_IMAGE_VERSION)
 		return malloc_image_err_out(err, len, -EINVAL,
 				"%s is a version %" PRIu32 " memzone image; "
-				"this rtemem reads version %u",
-				p, h->version, MALLOC_IMAGE_VERSION);
+				"this rtemem reads versions %u to %u",
+				p, h->version, MALLOC_IMAGE_VERSION_MIN,
+				MALLOC_IMAGE_VERSION);
 	copy.sum = 0;
 	if (h->hdr_len != sizeof(*h) ||
 			malloc_image_sum(&copy, sizeof(copy), NULL) != h->sum)

@@ -63,8 +63,9 @@ read_one(struct read_run *run, const struct malloc_image_chunk *c, void *bounce)
 				ret == -ENODATA ? "the file is shorter than "
 						  "when opened" :
 						  strerror(-ret));
-	if (malloc_image_sum((const void *)(uintptr_t)c->addr, c->len, NULL) !=
-			c->sum)
+	if (malloc_image_chunk_sum(img->hdr.version,
+			    (const void *)(uintptr_t)c->addr, c->len,
+			    NULL) != c->sum)
 		return malloc_image_err(&run->error, -EILSEQ,
 				"--memzone-image: %s: memzone %s is damaged at "
 				"offset %" PRIu64 " (checksum)",

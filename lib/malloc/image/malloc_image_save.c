@@ -189,8 +189,9 @@ save_worker(void *arg)
 		if (i >= s->hdr.n_chunks)
 			break;
 		c = &s->chunks[i];
-		c->sum = malloc_image_sum((const void *)(uintptr_t)c->addr,
-				c->len, &nonzero);
+		c->sum = malloc_image_chunk_sum(MALLOC_IMAGE_VERSION,
+				(const void *)(uintptr_t)c->addr, c->len,
+				&nonzero);
 		if (!nonzero) {
 			c->sum = 0;
 			continue;

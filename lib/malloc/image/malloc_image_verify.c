@@ -48,7 +48,8 @@ verify_worker(void *arg)
 			malloc_image_err(&v->error, ret,
 					"cannot read %s at %" PRIu64 ": %s",
 					img->path, c->off, strerror(-ret));
-		else if (malloc_image_sum(buf, c->len, NULL) != c->sum)
+		else if (malloc_image_chunk_sum(img->hdr.version, buf, c->len,
+					 NULL) != c->sum)
 			malloc_image_err(&v->error, -EILSEQ,
 					"%s: memzone %s is damaged at offset "
 					"%" PRIu64 " (%" PRIu32
