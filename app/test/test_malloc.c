@@ -48,6 +48,8 @@
 #define MAIN_SOCKET 0 /* the only NUMA node here; -l default */
 #define EMPTY_SOCKET 31 /* a valid node id with no memory */
 #define EXT_PAGE 4096 /* page size of the external heaps' memory */
+/* A block above slab sizes: an element with a header of its own. */
+#define ELEM_SIZE (2 * MALLOC_SLAB_MAX_DATA)
 
 /* Fail the calling case when a helper check failed (it printed why). */
 #define CHECK(call) \
@@ -578,7 +580,7 @@ test_realloc_in_place(void)
 	char *lo, *hi, *r;
 
 	CHECK(stats_get(MAIN_SOCKET, &s0));
-	CHECK(alloc_adjacent(4096, &lo, &hi, &lo_elem, &hi_elem));
+	CHECK(alloc_adjacent(ELEM_SIZE, &lo, &hi, &lo_elem, &hi_elem));
 	fill_seq(lo, 4096, 9);
 	rte_free(hi);
 	want = usable_size(lo) + hi_elem / 2;
@@ -608,7 +610,7 @@ test_realloc_move(void)
 	char *lo, *hi, *r;
 
 	CHECK(stats_get(MAIN_SOCKET, &s0));
-	CHECK(alloc_adjacent(4096, &lo, &hi, &lo_elem, &hi_elem));
+	CHECK(alloc_adjacent(ELEM_SIZE, &lo, &hi, &lo_elem, &hi_elem));
 	fill_seq(lo, 4096, 11);
 	fill_seq(hi, 4096, 12);
 	CHECK(stats_get(MAIN_SOCKET, &s1));
@@ -721,9 +723,9 @@ test_free_bad_pointers(void)
 	g = malloc(256);
 	TEST_ASSERT_NOT_NULL(g, "glibc malloc");
 	pin1 = rte_malloc(NULL, 64, 0);
-	victim = rte_malloc(NULL, 4096, 0);
+	victim = rte_malloc(NULL, ELEM_SIZE, 0);
 	pin2 = rte_malloc(NULL, 64, 0);
-	p = rte_malloc(NULL, 4096, 0);
+	p = rte_malloc(NULL, ELEM_SIZE, 0);
 	TEST_ASSERT(pin1 && victim && pin2 && p, "rte_malloc");
 	memset(p, 0x5a, 4096);
 	CHECK(stats_get(MAIN_SOCKET, &s0));
@@ -800,8 +802,8 @@ test_free_twice_joined(void)
 	struct rte_malloc_socket_stats s0;
 	char *pin, *q;
 
-	pin = rte_malloc(NULL, 4096, 0);
-	q = rte_malloc(NULL, 4096, 0);
+	pin = rte_malloc(NULL, ELEM_SIZE, 0);
+	q = rte_malloc(NULL, ELEM_SIZE, 0);
 	TEST_ASSERT(pin != NULL && q != NULL, "rte_malloc");
 	TEST_ASSERT(malloc_elem_from_data(q)->next ==
 							malloc_elem_from_data(
@@ -958,6 +960,13 @@ static bool
 caches_on(void)
 {
 	return malloc_state_of(malloc_mcfg_get())->caches_on != 0;
+}
+
+/* @return true if small allocations of lcores come from slabs. */
+static bool
+slabs_on(void)
+{
+	return malloc_state_of(malloc_mcfg_get())->slabs_on != 0;
 }
 
 /* @return true if @p a and @p b are on the same page of @p page_sz. */
@@ -1186,8 +1195,11 @@ test_free_queued_release(void)
 #endif
 
 #define SPARE_BLOCKS 20 /* allocations that leave spares in the cache */
-/* Above what slabs serve, the bottom of a size class (malloc_queue.h). */
-#define SPARE_SIZE (MALLOC_SLAB_MAX_DATA + MALLOC_SLAB_MAX_DATA / 4)
+/*
+ * The bottom of a size class (malloc_queue.h) that batches carve spares
+ * for: a slab size, so spares are tested where slabs are off.
+ */
+#define SPARE_SIZE 1280
 
 static int
 ptr_cmp(const void *a, const void *b)
@@ -1201,6 +1213,27 @@ static struct malloc_cache *
 my_cache(void)
 {
 	return &malloc_state_of(malloc_mcfg_get())->caches[rte_lcore_id()];
+}
+
+/*
+ * Whether a cache carves spares for SPARE_SIZE blocks: not where slabs
+ * serve them (every size a batch of MALLOC_CACHE_FILL_BYTES has room
+ * for); the spare cases run in the builds without slabs
+ * (-Dmalloc_debug=true).
+ */
+static bool
+spares_carved(void)
+{
+	RTE_BUILD_BUG_ON(SPARE_SIZE > MALLOC_SLAB_MAX_DATA);
+	if (!caches_on()) {
+		printf("caches off: no spares\n");
+		return false;
+	}
+	if (slabs_on()) {
+		printf("slabs serve %u byte blocks: no spares\n", SPARE_SIZE);
+		return false;
+	}
+	return true;
 }
 
 /* Spares (carved, never handed out) in the calling lcore's cache. */
@@ -1288,7 +1321,7 @@ spares_child(void)
 		rte_free(p[i]);
 	if (rte_eal_get_physmem_size() != before)
 		return 15;
-	keep = rte_malloc(NULL, 4096, 0);
+	keep = rte_malloc(NULL, ELEM_SIZE, 0);
 	if (keep == NULL)
 		return 7;
 	for (i = 0; i < 50; i++) {
@@ -1319,10 +1352,8 @@ REGISTER_CHILD_ACTION(malloc_spares, malloc_child_spares)
 static int
 test_cache_spares_release(void)
 {
-	if (!caches_on()) {
-		printf("caches off: no spares\n");
+	if (!spares_carved())
 		return TEST_SKIPPED;
-	}
 	return run_heap_child("malloc_spares", "malloc_spares");
 }
 
@@ -1341,10 +1372,8 @@ test_cache_spares(void)
 	char *p[N], *sorted[N];
 	unsigned int i, spares = 0;
 
-	if (!caches_on()) {
-		printf("caches off: no spares\n");
+	if (!spares_carved())
 		return TEST_SKIPPED;
-	}
 	CHECK(stats_get(MAIN_SOCKET, &s0));
 	for (i = 0; i < N; i++) {
 		size_t len = SPARE_SIZE * (1 + i % 3);
@@ -2559,7 +2588,7 @@ test_malloc_validate_race(void)
 		return TEST_SKIPPED;
 	}
 	worker = rte_get_next_lcore(-1, 1, 0);
-	p = rte_malloc(NULL, 4096, 0);
+	p = rte_malloc(NULL, ELEM_SIZE, 0);
 	TEST_ASSERT_NOT_NULL(p, "malloc");
 	CHECK(stats_get(MAIN_SOCKET, &s0));
 	TEST_ASSERT_SUCCESS(rte_eal_remote_launch(churn_lcore, &c, worker),
@@ -2574,7 +2603,7 @@ test_malloc_validate_race(void)
 	log_level = rte_log_get_level(RTE_LOGTYPE_MALLOC);
 	rte_log_set_level(RTE_LOGTYPE_MALLOC, RTE_LOG_CRIT);
 	for (i = 0; i < RACE_FREES; i++) {
-		q = rte_malloc(NULL, 4096, 0);
+		q = rte_malloc(NULL, ELEM_SIZE, 0);
 		if (q != NULL)
 			rte_free(q);
 	}
@@ -3011,13 +3040,6 @@ test_malloc_many_large(void)
 /* ---- slabs: allocations of up to MALLOC_SLAB_MAX_DATA bytes ---- */
 
 #define SLAB_OBJS 3000 /* 64 B objects: a few slabs */
-
-/* @return true if small allocations of lcores come from slabs. */
-static bool
-slabs_on(void)
-{
-	return malloc_state_of(malloc_mcfg_get())->slabs_on != 0;
-}
 
 /* The slab holding live object @p p, or NULL. */
 static const struct malloc_slab *
@@ -3715,14 +3737,17 @@ test_slab_pages_back(void)
  */
 #define SLAB_KEEP_FILL (MALLOC_SLAB_KEEP_MIN + 4)
 
-/* The slabs of class 0 that lcore @p lcore's cache owns. */
+/*
+ * The slabs that lcore @p lcore's cache owns, all classes: what the keep
+ * budget counts. The keep child makes slabs of class 0 only.
+ */
 static unsigned int
 slab_count(unsigned int lcore)
 {
 	const struct malloc_cache *c =
 			&malloc_state_of(malloc_mcfg_get())->caches[lcore];
 
-	return __atomic_load_n(&c->slab_n[0], __ATOMIC_RELAXED);
+	return __atomic_load_n(&c->slab_total, __ATOMIC_RELAXED);
 }
 
 /*
@@ -3751,7 +3776,11 @@ slab_keep_child(void)
 	}
 	objs = slab_of(p[0])->n_objs - slab_of(p[0])->first;
 	made = slab_count(lcore);
-	if (made < SLAB_KEEP_FILL)
+	if (made < SLAB_KEEP_FILL ||
+			made !=
+					malloc_state_of(malloc_mcfg_get())
+							->caches[lcore]
+							.slab_n[0])
 		return 2;
 	for (i = 0; i < N; i++)
 		rte_free(p[i]);
@@ -3823,7 +3852,7 @@ slab_span_child(void)
 	if (rte_malloc_get_socket_stats(MAIN_SOCKET, &s0) != 0)
 		return 3;
 	for (i = 0; i < N; i++) {
-		b[i] = rte_malloc(NULL, 4096, 0);
+		b[i] = rte_malloc(NULL, ELEM_SIZE, 0);
 		if (b[i] == NULL)
 			return 4;
 		below += (uintptr_t)b[i] < (uintptr_t)slab &&

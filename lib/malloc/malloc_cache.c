@@ -56,11 +56,12 @@ malloc_cache_init(struct rte_mem_config *mcfg)
 	 * Empty slabs are memory a cache holds, as its cached blocks are:
 	 * a table of 10000 256 byte objects takes 40 slabs, and releasing
 	 * all but 16 each round cleared and carved 24 again in the next.
+	 * One budget for all classes: a table of 10000 4 KB objects takes
+	 * 667 slabs, and an even share per class would release most of
+	 * them every round.
 	 */
 	st->slab_keep = (uint32_t)RTE_MAX((size_t)MALLOC_SLAB_KEEP_MIN,
-			malloc_cache_max_bytes(mcfg) /
-					(MALLOC_SLAB_LEN *
-							MALLOC_SLAB_CLASSES));
+			malloc_cache_max_bytes(mcfg) / MALLOC_SLAB_LEN);
 }
 
 int

@@ -121,6 +121,7 @@ struct malloc_cache {
 	uint64_t slab_map_off;
 	struct malloc_slab *full[MALLOC_SLAB_CLASSES];
 	uint32_t slab_n[MALLOC_SLAB_CLASSES]; /* slabs owned */
+	uint32_t slab_total; /* slabs owned, all classes */
 	/* Work for a drain (malloc_slab_sweep()), set without the claim: */
 	uint32_t slab_remote; /* 1: another thread freed onto a slab */
 	uint32_t slab_idle; /* 1: an empty slab was kept */

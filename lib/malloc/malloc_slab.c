@@ -399,6 +399,7 @@ malloc_slab_alloc(struct rte_mem_config *mcfg, size_t size, int cls, bool zero)
 		}
 		slab_push(&c->slabs[cls], s);
 		c->slab_n[cls]++;
+		c->slab_total++;
 		slab_set_mark(mcfg, s, true);
 		slab_note_list(mcfg, c, s);
 		obj = malloc_slab_obj(s, malloc_slab_take(s, &dirty));
@@ -446,12 +447,12 @@ slab_give_back(struct rte_mem_config *mcfg, const struct malloc_cache *c,
 	/*
 	 * On a page that stays mapped anyway (-m, legacy memory, pages
 	 * kept), empty slabs stay too while the cache owns at most
-	 * slab_keep of the class: a thread that frees and allocates many
-	 * objects in turn then neither makes slabs nor clears them. A drain
-	 * still takes them, for an allocation that finds no room.
+	 * slab_keep slabs: a thread that frees and allocates many objects
+	 * in turn then neither makes slabs nor clears them. A drain still
+	 * takes them, for an allocation that finds no room.
 	 */
 	if (!malloc_heap_page_may_go(mcfg, heap, e))
-		return c->slab_n[s->cls] > malloc_state_of(mcfg)->slab_keep;
+		return c->slab_total > malloc_state_of(mcfg)->slab_keep;
 	/*
 	 * Else only the class's current slab stays, so that allocating and
 	 * freeing one object in turn does not make and drop a slab each
@@ -477,6 +478,7 @@ slab_free_local(struct rte_mem_config *mcfg, struct malloc_cache *c,
 	}
 	slab_unlink(slab_list(c, s), s);
 	c->slab_n[s->cls]--;
+	c->slab_total--;
 	return true;
 }
 
@@ -549,9 +551,22 @@ slab_held_flush(struct malloc_state *st, struct malloc_cache *c)
 }
 
 /*
+ * Objects of @p s a freeing lcore holds back at most: MALLOC_SLAB_HELD,
+ * or half the slab, so that a slab of large objects (15 of 4 KB) is not
+ * held out of its owner's reach whole.
+ */
+static inline uint32_t
+slab_held_max(const struct malloc_slab *s)
+{
+	uint32_t half = (s->n_objs - s->first) / 2;
+
+	return half == 0 ? 1 : RTE_MIN(half, (uint32_t)MALLOC_SLAB_HELD);
+}
+
+/*
  * Hold object @p i of @p s back in cache @p c, the caller's, which it
  * has entered: objects of one slab go over together, under one lock,
- * once MALLOC_SLAB_HELD wait or the next one is another slab's. The
+ * once slab_held_max() wait or the next one is another slab's. The
  * count is written last, so a chain is whole up to what it counts.
  * @return as slab_hand_over(), for the objects handed over; *@p started
  *   is set if this object started a chain where there was none.
@@ -571,7 +586,7 @@ slab_hold(struct malloc_state *st, struct malloc_cache *c,
 	malloc_slab_set_link(malloc_slab_obj(s, i), c->held_head);
 	c->held_head = i;
 	__atomic_store_n(&c->held_n, c->held_n + 1, __ATOMIC_RELEASE);
-	if (c->held_n >= MALLOC_SLAB_HELD)
+	if (c->held_n >= slab_held_max(s))
 		last |= slab_held_flush(st, c);
 	return last;
 }
@@ -658,6 +673,7 @@ slab_sweep_list(struct malloc_cache *c, struct malloc_slab **list,
 		if (s->live == 0) {
 			slab_unlink(list, s);
 			c->slab_n[s->cls]--;
+			c->slab_total--;
 			s->next = *empty;
 			*empty = s;
 		} else if (s->full && s->local != 0) {

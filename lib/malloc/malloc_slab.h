@@ -35,15 +35,15 @@ struct rte_mem_config;
 
 #define MALLOC_SLAB_SHIFT 16
 #define MALLOC_SLAB_LEN ((size_t)1 << MALLOC_SLAB_SHIFT)
-/* Object sizes: 64 << class. */
-#define MALLOC_SLAB_CLASSES 5
+/* Object sizes: 64 << class, up to 4 KB (15 objects a slab). */
+#define MALLOC_SLAB_CLASSES 7
 #define MALLOC_SLAB_MAX_DATA (64u << (MALLOC_SLAB_CLASSES - 1))
 /*
- * Slabs of a class a cache may own and still keep one that empties, on
- * pages that stay mapped, at least: the state's slab_keep, which grows
+ * Slabs of all classes a cache may own and still keep one that empties,
+ * on pages that stay mapped, at least: the state's slab_keep, which grows
  * with what a cache may hold (malloc_cache_init()).
  */
-#define MALLOC_SLAB_KEEP_MIN 16
+#define MALLOC_SLAB_KEEP_MIN 32
 
 /*
  * Objects of another lcore's slab an lcore holds back at most before it

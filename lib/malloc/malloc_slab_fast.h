@@ -111,18 +111,18 @@ malloc_slab_alloc_owned(
 }
 
 /*
- * Whether slab @p s of cache @p c stays once empty, as slab_give_back()
+ * Whether a slab of cache @p c stays once empty, as slab_give_back()
  * decides, in the common case it can tell at once: while heaps keep free
  * pages (malloc_trim.h) no page goes back with a slab, and a cache keeps
- * up to slab_keep slabs of a class. A thread allocating and freeing one
- * object in turn empties its slab every time.
+ * slabs while it owns up to slab_keep. A thread allocating and freeing
+ * one object in turn empties its slab every time.
  */
 static inline bool
-malloc_slab_keeps_empty(const struct rte_mem_config *mcfg,
-		const struct malloc_cache *c, const struct malloc_slab *s)
+malloc_slab_keeps_empty(
+		const struct rte_mem_config *mcfg, const struct malloc_cache *c)
 {
 	return malloc_page_return(mcfg)->keep_empty_slabs &&
-			c->slab_n[s->cls] <= malloc_state_of(mcfg)->slab_keep;
+			c->slab_total <= malloc_state_of(mcfg)->slab_keep;
 }
 
 /*
@@ -196,7 +196,7 @@ malloc_slab_free_owned(struct rte_mem_config *mcfg, void *ptr)
 	if (unlikely(s->full ||
 			    (s->live == 1 &&
 					    !malloc_slab_keeps_empty(
-							    mcfg, c, s)))) {
+							    mcfg, c)))) {
 		malloc_cache_leave(c);
 		return MALLOC_SLAB_OWNED_UNKNOWN;
 	}

@@ -44,7 +44,7 @@ struct malloc_state {
 			    * keeping pages, or a trim thread must stop */
 	uint8_t caches_on; /* 1: small frees may go to lcore caches */
 	uint8_t slabs_on; /* 1: small allocations may come from slabs */
-	uint32_t slab_keep; /* slabs of a class a cache keeps (malloc_slab.h) */
+	uint32_t slab_keep; /* slabs a cache keeps, all classes (malloc_slab.h) */
 	struct malloc_cache caches[RTE_MAX_LCORE];
 };
 

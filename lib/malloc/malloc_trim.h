@@ -40,8 +40,8 @@ struct malloc_page_return {
 	/* Frees may wait in caches and queues beside free memory, and the
 	 * caches need not read their neighbours' headers. */
 	bool wait_beside_free;
-	/* An emptied slab stays with its cache (up to slab_keep a
-	 * class), without asking whether its page could go back. */
+	/* An emptied slab stays with its cache (up to slab_keep slabs
+	 * owned), without asking whether its page could go back. */
 	bool keep_empty_slabs;
 	/* A free of another lcore's slab object may wait with the freeing
 	 * lcore, to be handed over with others of its slab

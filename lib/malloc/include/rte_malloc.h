@@ -40,7 +40,7 @@ extern "C" {
 
 /**
  * Statistics of one heap. Sizes include element headers, as in DPDK.
- * Allocations of up to 1 KB are objects packed in 64 KB slabs, with
+ * Allocations of up to 4 KB are objects packed in 64 KB slabs, with
  * no header each: a slab's free objects count as free bytes (but not as
  * free elements), its live ones as allocations of their object size, and
  * the rest of it as allocated bytes.
