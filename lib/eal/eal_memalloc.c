@@ -534,6 +534,19 @@ eal_memalloc_page_view(const void *addr, void **view)
 }
 
 int
+eal_memalloc_fill_on_node(const void *addr, int (*fill)(void *arg), void *arg)
+{
+	const struct rte_memseg_list *msl = rte_mem_virt2memseg_list(addr);
+	struct eal_numa_saved numa;
+	int ret;
+
+	eal_numa_prefer(msl == NULL ? -1 : msl->socket_id, &numa);
+	ret = fill(arg);
+	eal_numa_restore(&numa);
+	return ret;
+}
+
+int
 eal_memalloc_map_at(unsigned int l, unsigned int idx, unsigned int n,
 		enum eal_map_fill fill, char *err, size_t err_len)
 {

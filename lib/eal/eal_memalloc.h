@@ -121,4 +121,16 @@ int eal_memalloc_map_at(unsigned int l, unsigned int idx, unsigned int n,
  */
 int eal_memalloc_page_view(const void *addr, void **view);
 
+/*
+ * Run @p fill(@p arg) with the calling thread's pages preferring the
+ * NUMA node of the memseg list holding @p addr: a thread that fills
+ * pages mapped empty (EAL_MAP_EMPTY) allocates them as it fills them,
+ * and they would otherwise come from its own node, not the list's. The
+ * thread's policy is restored after. Takes no lock.
+ *
+ * @return what @p fill returned.
+ */
+int eal_memalloc_fill_on_node(
+		const void *addr, int (*fill)(void *arg), void *arg);
+
 #endif /* _EAL_MEMALLOC_H_ */

@@ -32,6 +32,7 @@
 
 #include "eal_lcore.h"
 #include "eal_log.h"
+#include "eal_memalloc.h"
 #include "malloc_image_lazy.h"
 #include "malloc_image_threads.h"
 
@@ -187,19 +188,42 @@ lazy_wake(const struct malloc_image_lazy *lz,
 	eal_fill_wake(lz->fill_fd, p->addr, p->len);
 }
 
-/* Claim page @p i and fill it. @return whether this thread filled it. */
+/* A fill of the strategy, for eal_memalloc_fill_on_node(). */
+struct lazy_fill_call {
+	const struct malloc_image_lazy *lz;
+	const struct malloc_image_lazy_page *p;
+	void *bounce;
+	char why[768];
+};
+
+static int
+lazy_fill_call(void *arg)
+{
+	struct lazy_fill_call *f = arg;
+
+	return f->lz->ops->fill(f->lz, f->p, f->bounce, f->why, sizeof(f->why));
+}
+
+/*
+ * Claim page @p i and fill it. @return whether this thread filled it.
+ * The page is allocated as it is filled, by this thread: on its list's
+ * node, not on the node of the CPU the handler or prefetcher runs on.
+ */
 static bool
 lazy_fill(struct malloc_image_lazy *lz, uint64_t i, void *bounce)
 {
-	const struct malloc_image_lazy_page *p = &lz->pages[i];
+	struct lazy_fill_call f = {
+		.lz = lz, .p = &lz->pages[i], .bounce = bounce
+	};
+	const struct malloc_image_lazy_page *p = f.p;
 	uint8_t want = LAZY_NEW;
-	char why[768];
 
 	if (!__atomic_compare_exchange_n(&lz->state[i], &want, LAZY_BUSY, false,
 			    __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
 		return false;
-	if (lz->ops->fill(lz, p, bounce, why, sizeof(why)) < 0)
-		lazy_fatal(lz, p, why);
+	if (eal_memalloc_fill_on_node((const void *)(uintptr_t)p->addr,
+			    lazy_fill_call, &f) < 0)
+		lazy_fatal(lz, p, f.why);
 	lazy_done(lz, i);
 	/*
 	 * Only now: a thread that resumes finds the page done, and, when it
