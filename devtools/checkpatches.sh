@@ -135,7 +135,7 @@ check_heap_layer()
 {
 	local f=$1 re
 
-	re='^#[[:space:]]*include[[:space:]]*"malloc_(cache|slab|slab_fast)\.h"'
+	re='^#[[:space:]]*include[[:space:]]*"malloc_(cache|cache_fast|slab|slab_fast)\.h"'
 	re+='|(^|[^[:alnum:]_])(malloc_(cache|slab)_[a-z0-9_]+|MALLOC_(CACHE|SLAB)_[A-Z0-9_]+|CACHE_FOREACH)'
 	re+='|(->|\.)caches\['
 	grep -nE "$re" "$f" |

@@ -302,28 +302,6 @@ struct malloc_heap *malloc_cache_heap(struct malloc_state *st,
 void *malloc_cache_alloc(struct rte_mem_config *mcfg, size_t size, bool zero,
 		bool *tried);
 
-/* What malloc_cache_free() did with a block. */
-enum malloc_cache_verdict {
-	MALLOC_CACHE_TAKEN, /* cached: the free is done */
-	MALLOC_CACHE_CHECKED, /* a valid allocation the cache does not take */
-	MALLOC_CACHE_UNCHECKED, /* not checked: validate it the long way */
-};
-
-/*
- * Put the allocation at @p data in the calling lcore's cache instead of
- * freeing it, if it is a busy element that the cache takes and that is
- * quick to validate. No lock is taken.
- *
- * @param heap
- *   With MALLOC_CACHE_CHECKED, set to the heap to free the block on: the
- *   block passed the checks malloc_heap_elem_of() makes, and the cache
- *   refused it (a free neighbour, a size it does not hold, or full), so
- *   the caller frees it without validating it again.
- * @return what was done.
- */
-enum malloc_cache_verdict malloc_cache_free(struct rte_mem_config *mcfg,
-		void *data, struct malloc_heap **heap);
-
 /*
  * Put busy element @p e of @p heap, already validated, in the calling
  * lcore's cache instead of freeing it. No lock is taken, except the

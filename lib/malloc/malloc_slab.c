@@ -411,7 +411,8 @@ malloc_slab_alloc(struct rte_mem_config *mcfg, size_t size, int cls, bool zero)
 /*
  * @return true if busy element @p e may have a free neighbour. Only e's
  * pages are read: a neighbour's header elsewhere may be unmapped at any
- * time, so it counts as free. Not instrumented, like cache_elem_fits().
+ * time, so it counts as free. Not instrumented, like
+ * malloc_cache_elem_fits().
  */
 static bool __rte_no_asan
 slab_near_free(const struct rte_mem_config *mcfg, const struct malloc_elem *e)

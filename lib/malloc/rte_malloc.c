@@ -20,6 +20,7 @@
 
 #include "malloc_asan.h"
 #include "malloc_cache.h"
+#include "malloc_cache_fast.h"
 #include "malloc_elem.h"
 #include "malloc_heap.h"
 #include "malloc_slab.h"
