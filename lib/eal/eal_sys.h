@@ -86,8 +86,9 @@ int eal_thread_fence(void);
 /* ---- futex ---- */
 
 /*
- * Sleep while the 32-bit word at @p addr, in memory that processes share,
- * holds @p val, at most @p timeout_ms (-1: no limit).
+ * Sleep while the 32-bit word at @p addr, in memory that processes share
+ * (or this process's own), holds @p val, at most @p timeout_ms (-1: no
+ * limit).
  *
  * @return 0 when woken or the word differs, -ETIMEDOUT, -EINTR.
  */

@@ -62,6 +62,12 @@ struct malloc_image_lazy {
 	uint8_t *state; /* per page, LAZY_* (atomic) */
 	uint64_t next; /* the prefetchers' next page (atomic) */
 	uint64_t n_done; /* pages DONE (atomic) */
+	/*
+	 * Bumped, and woken, when a page is DONE while a memory event
+	 * waits for a fill under way (lazy_wait_done()); a futex word.
+	 */
+	uint32_t done_seq;
+	uint32_t done_waiters; /* atomic */
 	uint64_t n_touched; /* of them, filled for a fault (atomic) */
 	uint64_t n_dropped; /* of them, given back unfilled (atomic) */
 	bool watching; /* lazy_mem_event() registered */
@@ -373,11 +379,37 @@ lazy_page_of(const struct malloc_image_lazy *lz, uint64_t addr)
 static void
 lazy_done(struct malloc_image_lazy *lz, uint64_t i)
 {
-	__atomic_store_n(&lz->state[i], LAZY_DONE, __ATOMIC_RELEASE);
+	__atomic_store_n(&lz->state[i], LAZY_DONE, __ATOMIC_SEQ_CST);
+	if (__atomic_load_n(&lz->done_waiters, __ATOMIC_SEQ_CST) != 0) {
+		__atomic_fetch_add(&lz->done_seq, 1, __ATOMIC_SEQ_CST);
+		eal_os_futex_wake(&lz->done_seq);
+	}
 	if (__atomic_add_fetch(&lz->n_done, 1, __ATOMIC_ACQ_REL) != lz->n_pages)
 		return;
 	__atomic_store_n(lz->filling, EAL_IMAGE_FILLED, __ATOMIC_RELEASE);
 	lazy_stop_handler(lz);
+}
+
+/*
+ * Wait until page @p i, which another thread fills, is DONE: a fill may
+ * copy a whole 1 GB page, too long to spin on. The filler bumps and
+ * wakes done_seq when it sees a waiter; all orders are sequentially
+ * consistent, so either it sees this waiter or this waiter sees DONE.
+ */
+static void
+lazy_wait_done(struct malloc_image_lazy *lz, uint64_t i)
+{
+	uint32_t seq;
+
+	__atomic_fetch_add(&lz->done_waiters, 1, __ATOMIC_SEQ_CST);
+	for (;;) {
+		seq = __atomic_load_n(&lz->done_seq, __ATOMIC_SEQ_CST);
+		if (__atomic_load_n(&lz->state[i], __ATOMIC_SEQ_CST) ==
+				LAZY_DONE)
+			break;
+		eal_os_futex_wait(&lz->done_seq, seq, 100);
+	}
+	__atomic_fetch_sub(&lz->done_waiters, 1, __ATOMIC_SEQ_CST);
 }
 
 /*
@@ -408,9 +440,7 @@ lazy_mem_event(enum rte_mem_event type, const void *addr, size_t len, void *arg)
 			lazy_wake(lz, &lz->pages[i]);
 			continue;
 		}
-		while (__atomic_load_n(&lz->state[i], __ATOMIC_ACQUIRE) !=
-				LAZY_DONE)
-			sched_yield();
+		lazy_wait_done(lz, i);
 	}
 }
 
