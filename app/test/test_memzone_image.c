@@ -223,6 +223,38 @@ mi_child_show(int argc, char **argv)
 }
 REGISTER_CHILD_ACTION(mi_show, mi_child_show)
 
+/*
+ * Save an image of no memzone to argv[1] (with argument "save"), or
+ * reserve memzone mi_k, fill it, and print every memzone (with "reserve").
+ */
+static int
+mi_child_empty(int argc, char **argv)
+{
+	struct rte_memzone_image_save_conf conf = { .n_threads = 1 };
+	const struct rte_memzone *mz;
+	char err[512];
+
+	if (argc == 3 && strcmp(argv[1], "save") == 0) {
+		if (rte_memzone_image_save(argv[2], &conf, NULL, err,
+				    sizeof(err)) < 0) {
+			printf("save: %s\n", err);
+			return 1;
+		}
+		return 0;
+	}
+	if (argc != 2 || strcmp(argv[1], "reserve") != 0)
+		return 2;
+	mz = rte_memzone_reserve("mi_k", 4096, SOCKET_ID_ANY, 0);
+	if (mz == NULL) {
+		printf("reserve: %s\n", rte_strerror(rte_errno));
+		return 1;
+	}
+	mi_fill(mz->addr, mz->len, 0x4b);
+	mi_print_all();
+	return 0;
+}
+REGISTER_CHILD_ACTION(mi_empty, mi_child_empty)
+
 #define MI_TOUCHERS 4
 #define MI_TOUCHES 3000
 
@@ -1469,6 +1501,92 @@ mi_lazy_kept(const struct mi_case *c, const char *img, const char *made)
 	return TEST_SUCCESS;
 }
 
+/*
+ * A lazy restore with --keep-memzones in one file per list, on touch
+ * only, killed before its pages are in: the file keeps holes a restart
+ * cannot see. The next start with --keep-memzones alone is refused,
+ * naming the fill; with the image again, the memzones come from it,
+ * every byte.
+ */
+static int
+mi_lazy_killed(const struct mi_case *c, const char *img, const char *made)
+{
+	static const char *const lazy[] = {
+		"--memzone-image-strategy=uffd-copy", "--iova-mode=va",
+		"--memzone-image-prefetch=off", "--single-file-segments", NULL
+	};
+	const char *kept[] = { c->dir_arg, c->prefix_arg, "--huge-unlink=never",
+		"--keep-memzones", "-m", "0", "--single-file-segments", NULL };
+	char img_arg[PATH_MAX + 32], found[4096];
+	struct test_child_result res;
+	const char *args[16];
+	pid_t pid;
+
+	if (test_huge_page_size() != (2u << 20)) {
+		printf("lazy restore killed: not run, every page is in once "
+		       "init returns on %" PRIu64 " MB pages\n",
+				test_huge_page_size() >> 20);
+		return TEST_SUCCESS;
+	}
+	TEST_ASSERT_EQUAL(mi_forget(c), TEST_SUCCESS, "forget");
+	mi_restore_args(c, img, lazy, "hold", img_arg, args);
+	pid = test_child_start("mi_touch", args, &res);
+	TEST_ASSERT(pid > 0, "start: %s", res.output);
+	TEST_ASSERT_SUCCESS(test_child_finish(pid, SIGKILL, &res), "kill");
+	TEST_ASSERT_EQUAL(res.signal, SIGKILL, "not killed: %s", res.output);
+	TEST_ASSERT_SUCCESS(test_child_run("mi_show", kept, &res), "kept");
+	TEST_ASSERT_EQUAL(res.exit_code, TEST_CHILD_INIT_FAILED,
+			"kept memzones with holes taken: %s", res.output);
+	TEST_ASSERT_STR_CONTAINS(res.output,
+			"a lazy --memzone-image restore was still filling them",
+			"reason");
+	mi_print_line(res.output, "was still filling them");
+	TEST_ASSERT_SUCCESS(mi_restore_run(c, img, lazy + 3, &res), "image");
+	TEST_ASSERT_EQUAL(res.exit_code, 0, "from the image: %s", res.output);
+	TEST_ASSERT_STR_CONTAINS(res.output,
+			"--memzone-image brings them back from", "image taken");
+	mi_found(res.output, found, sizeof(found));
+	TEST_ASSERT(strcmp(made, found) == 0, "made\n%sfound\n%s", made, found);
+	return mi_forget(c);
+}
+
+/*
+ * A lazy restore of an image of no memzone, with --keep-memzones: the
+ * lazy engine does not start, and no mark of a fill under way may stay
+ * to make the next start refuse the memzone the run reserved.
+ */
+static int
+mi_lazy_empty(const struct mi_case *c)
+{
+	static const char *const lazy[] = {
+		"--memzone-image-strategy=uffd-copy", "--iova-mode=va", NULL
+	};
+	const char *save[] = { c->dir_arg, c->prefix_arg, "-m", "0", "--",
+		"save", NULL, NULL };
+	const char *kept[] = { c->dir_arg, c->prefix_arg, "--huge-unlink=never",
+		"--keep-memzones", "-m", "0", NULL };
+	char img[PATH_MAX], img_arg[PATH_MAX + 32], made[4096], found[4096];
+	struct test_child_result res;
+	const char *args[16];
+
+	snprintf(img, sizeof(img), "%s/empty.img", c->img_dir);
+	save[6] = img;
+	TEST_ASSERT_EQUAL(mi_forget(c), TEST_SUCCESS, "forget");
+	TEST_ASSERT_SUCCESS(test_child_run("mi_empty", save, &res), "save");
+	TEST_ASSERT_EQUAL(res.exit_code, 0, "save: %s", res.output);
+	mi_restore_args(c, img, lazy, "reserve", img_arg, args);
+	TEST_ASSERT_SUCCESS(test_child_run("mi_empty", args, &res), "run");
+	TEST_ASSERT_EQUAL(res.exit_code, 0, "empty image: %s", res.output);
+	mi_found(res.output, made, sizeof(made));
+	TEST_ASSERT_SUCCESS(test_child_run("mi_show", kept, &res), "restart");
+	TEST_ASSERT_EQUAL(res.exit_code, 0, "restart: %s", res.output);
+	mi_found(res.output, found, sizeof(found));
+	TEST_ASSERT(made[0] != '\0' && strcmp(made, found) == 0,
+			"kept: made\n%sfound\n%s", made, found);
+	unlink(img);
+	return mi_forget(c);
+}
+
 /* uffd-minor fills pages through their files: refused without them. */
 static int
 mi_minor_unlinked(const struct mi_case *c, const char *img)
@@ -1649,6 +1767,10 @@ mi_lazy_body(struct mi_case *c)
 			"pages mapped at start");
 	TEST_ASSERT_EQUAL(mi_lazy_kept(c, img, made), TEST_SUCCESS,
 			"kept files of an untouched lazy restore");
+	TEST_ASSERT_EQUAL(mi_lazy_killed(c, img, made), TEST_SUCCESS,
+			"lazy restore killed, one file per list");
+	TEST_ASSERT_EQUAL(mi_lazy_empty(c), TEST_SUCCESS,
+			"lazy restore of an image of no memzone");
 	TEST_ASSERT_EQUAL(mi_lazy_freed(c, img, made,
 					  "--memzone-image-strategy=uffd-copy"),
 			TEST_SUCCESS, "uffd-copy, memzone freed");

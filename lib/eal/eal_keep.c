@@ -64,12 +64,24 @@ eal_keep_unmark(const char *dir, const char *prefix)
 	eal_os_unlink(path);
 }
 
+/* The path of the mark of a lazy fill under way (eal_keep_filling()). */
+static void
+keep_filling_path(const struct eal_keep *k, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s" EAL_KEEP_FILLING_SUFFIX, k->path);
+}
+
 /* Wipe the table: no magic, no record, nothing kept. */
 static void
 keep_reset(struct eal_keep *k)
 {
+	char mark[sizeof(k->path) + sizeof(EAL_KEEP_FILLING_SUFFIX)];
+
 	memset(k->hdr, 0, EAL_KEEP_FILE_LEN);
 	k->restore = false;
+	/* What the mark was about is gone with the table. */
+	keep_filling_path(k, mark, sizeof(mark));
+	eal_os_unlink(mark);
 }
 
 /*
@@ -256,6 +268,16 @@ keep_check_hdr(struct eal_keep *k, const struct eal_options *opts,
 	return keep_check_dirs(k, hpi, why, len);
 }
 
+/* Whether the last run left the mark of a lazy fill under way. */
+static bool
+keep_filling_marked(const struct eal_keep *k)
+{
+	char mark[sizeof(k->path) + sizeof(EAL_KEEP_FILLING_SUFFIX)];
+
+	keep_filling_path(k, mark, sizeof(mark));
+	return access(mark, F_OK) == 0;
+}
+
 int
 eal_keep_open(struct eal_keep *k, const struct eal_options *opts,
 		const struct eal_hugepage_info *hpi, const char *rt_dir,
@@ -273,6 +295,10 @@ eal_keep_open(struct eal_keep *k, const struct eal_options *opts,
 		return 0;
 	snprintf(k->path, sizeof(k->path), "%s/" EAL_KEEP_FILE, rt_dir);
 	if (k->mode == EAL_KEEP_OFF) {
+		char mark[sizeof(k->path) + sizeof(EAL_KEEP_FILLING_SUFFIX)];
+
+		keep_filling_path(k, mark, sizeof(mark));
+		eal_os_unlink(mark);
 		ret = eal_os_unlink(k->path);
 		if (ret == 0)
 			EAL_LOG(INFO,
@@ -292,8 +318,16 @@ eal_keep_open(struct eal_keep *k, const struct eal_options *opts,
 		return 0;
 	}
 	k->restore = true;
-	if (keep_check_hdr(k, opts, hpi, why, sizeof(why)) < 0)
+	if (keep_check_hdr(k, opts, hpi, why, sizeof(why)) < 0) {
 		ret = eal_keep_mismatch(k, why, err, len);
+	} else if (keep_filling_marked(k)) {
+		k->files_lost = true;
+		ret = eal_keep_mismatch(k,
+				"a lazy --memzone-image restore was still "
+				"filling them when the last run ended, and the "
+				"pages it never wrote would come back as zeros",
+				err, len);
+	}
 	if (ret < 0)
 		eal_keep_close(k);
 	return ret;
@@ -514,4 +548,33 @@ eal_keep_count(int delta)
 	if (mem != NULL && mem->keep.hdr != NULL)
 		__atomic_fetch_add(&mem->keep.hdr->n_kept, (int64_t)delta,
 				__ATOMIC_RELEASE);
+}
+
+int
+eal_keep_filling(bool on)
+{
+	struct eal_mem *mem = eal_mem_get();
+	char mark[sizeof(mem->keep.path) + sizeof(EAL_KEEP_FILLING_SUFFIX)];
+	int fd, ret;
+
+	if (mem == NULL || mem->keep.hdr == NULL)
+		return 0;
+	keep_filling_path(&mem->keep, mark, sizeof(mark));
+	if (!on) {
+		ret = eal_os_unlink(mark);
+		if (ret == -ENOENT)
+			return 0;
+		if (ret < 0)
+			EAL_LOG(WARNING,
+					"--keep-memzones: cannot remove %s: %s; "
+					"the next start takes the kept memzones "
+					"for lost",
+					mark, strerror(-ret));
+		return ret;
+	}
+	fd = eal_os_open(mark, O_WRONLY | O_CREAT | O_NOFOLLOW, 0600);
+	if (fd < 0)
+		return fd;
+	eal_os_close(fd);
+	return 0;
 }

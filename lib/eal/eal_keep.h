@@ -40,6 +40,8 @@
 #define EAL_KEEP_MAGIC 0x4b5a4d52U /* "RMZK" */
 #define EAL_KEEP_VERSION 1
 #define EAL_KEEP_FILE "memzones"
+/* Beside it while a lazy image restore fills kept memzones. */
+#define EAL_KEEP_FILLING_SUFFIX ".filling"
 #define EAL_KEEP_AREA_OFF (64U << 10)
 #define EAL_KEEP_FILE_LEN (1U << 20)
 
@@ -181,5 +183,19 @@ uint64_t eal_keep_sum(uint64_t seed, const void *p, size_t len);
 
 /* For lib/malloc: add @p delta to n_kept (see struct eal_keep_hdr). */
 void eal_keep_count(int delta);
+
+/*
+ * For lib/malloc: mark (@p on) that the kept memzones are being filled
+ * lazily from a memory image, or clear the mark once every page is in.
+ * A process that ends in between leaves pages it never wrote: holes,
+ * which a restart cannot see in a file of one memseg list, and would
+ * read as zeros. While the mark (a file beside the table) is there, the
+ * next start takes the kept memzones for lost: it brings them back from
+ * --memzone-image if given, else refuses (strict) or discards them.
+ *
+ * @return 0, or -errno (the mark could not be made: nothing is kept
+ *   safely then).
+ */
+int eal_keep_filling(bool on);
 
 #endif /* _EAL_KEEP_H_ */

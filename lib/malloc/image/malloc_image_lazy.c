@@ -30,6 +30,7 @@
 #include <rte_errno.h>
 #include <rte_memory.h>
 
+#include "eal_keep.h"
 #include "eal_lcore.h"
 #include "eal_log.h"
 #include "eal_memalloc.h"
@@ -534,6 +535,9 @@ lazy_finish(struct malloc_image_lazy *lz)
 		eal_fill_unwatch(lz->fill_fd, addr, size);
 	}
 	lazy_unwatch(lz);
+	/* The kept files hold every page now (eal_keep_filling()). */
+	if (lz->complete_at_stop)
+		eal_keep_filling(false);
 	__atomic_store_n(lz->filling, EAL_IMAGE_FILLED, __ATOMIC_RELEASE);
 	EAL_LOG(INFO,
 			"--memzone-image-strategy=%s: all %" PRIu64
@@ -915,6 +919,16 @@ malloc_image_lazy_stop(void)
 		pthread_join(lz->prefetch[i], NULL);
 	lazy_stop_handler(lz);
 	pthread_join(lz->handler, NULL);
+	/*
+	 * Every page is in, or held by a thread giving its memzone back:
+	 * then the kept files hold what they must (the handler may have
+	 * ended before that thread, and not said so).
+	 */
+	if (lz->complete_at_stop) {
+		for (uint64_t p = 0; p < lz->n_pages; p++)
+			lazy_wait_done(lz, p);
+		eal_keep_filling(false);
+	}
 	lazy_unwatch(lz);
 	__atomic_store_n(lz->filling, EAL_IMAGE_FILLED, __ATOMIC_RELEASE);
 	lazy_running = NULL;

@@ -23,6 +23,7 @@
 #include <rte_memory.h>
 #include <rte_memzone_image.h>
 
+#include "eal_keep.h"
 #include "eal_log.h"
 #include "eal_memalloc.h"
 #include "eal_memseg_list.h"
@@ -310,12 +311,29 @@ malloc_image_map(struct rte_mem_config *mcfg, bool kept,
 		p->ops = restore_strategy(p->img);
 	if (ret == 0 && p->ops->fill == EAL_MAP_EMPTY)
 		ret = restore_check_unmapped(mcfg, p->img, err, err_len);
+	/*
+	 * Pages mapped empty are holes in the kept files until filled: the
+	 * mark says so to the next start, before there is any (none without
+	 * memzones: the lazy engine does not even start then).
+	 */
+	if (ret == 0 && p->ops->fill == EAL_MAP_EMPTY &&
+			opts->keep_memzones != EAL_KEEP_OFF &&
+			p->img->hdr.n_zones != 0) {
+		ret = eal_keep_filling(true);
+		if (ret < 0)
+			malloc_image_err_out(err, err_len, ret,
+					"--memzone-image: cannot mark the kept "
+					"memzones as being filled: %s",
+					strerror(-ret));
+	}
 	for (i = 0; ret == 0 && i < p->img->hdr.n_zones; i++)
 		ret = restore_map_zone(mcfg, p->img, &p->img->zones[i],
 				p->ops->fill, err, err_len);
 	if (ret == 0)
 		ret = restore_fill(mcfg, p, err, err_len);
 	if (ret < 0) {
+		if (p->ops != NULL && p->ops->fill == EAL_MAP_EMPTY)
+			eal_keep_filling(false);
 		rte_memzone_image_close(p->img);
 		free(p);
 		return ret;
