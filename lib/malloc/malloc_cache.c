@@ -293,7 +293,7 @@ cache_holds(const struct malloc_cache *c)
 	for (l = cache_next(m, 0); l < RTE_MAX_LCORE; l = cache_next(m, l + 1))
 
 uint64_t
-malloc_cache_activity(const struct rte_mem_config *mcfg,
+malloc_lcore_activity(const struct rte_mem_config *mcfg,
 		const struct malloc_heap *heap)
 {
 	const struct malloc_state *st = malloc_state_of(mcfg);
@@ -306,7 +306,7 @@ malloc_cache_activity(const struct rte_mem_config *mcfg,
 }
 
 bool
-malloc_cache_pending(const struct rte_mem_config *mcfg,
+malloc_lcore_pending(const struct rte_mem_config *mcfg,
 		const struct malloc_heap *heap)
 {
 	const struct malloc_state *st = malloc_state_of(mcfg);

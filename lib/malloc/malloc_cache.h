@@ -313,18 +313,6 @@ bool malloc_cache_put(struct rte_mem_config *mcfg, struct malloc_heap *heap,
 		struct malloc_elem *e);
 
 /*
- * The sum of the operation counts of the caches bound to @p heap: while
- * it changes, the heap's lcores are at work and the trim thread leaves
- * their caches alone. Needs no lock.
- */
-uint64_t malloc_cache_activity(const struct rte_mem_config *mcfg,
-		const struct malloc_heap *heap);
-
-/* @return true if a cache may hold elements of @p heap. */
-bool malloc_cache_pending(const struct rte_mem_config *mcfg,
-		const struct malloc_heap *heap);
-
-/*
  * Take the caches that may hold elements of @p heap from their owners,
  * for a drain, and set their lcores in @p taken (MALLOC_CACHE_WORDS
  * words, zero on entry). They stay claimed, their owners keeping off,

@@ -3,8 +3,9 @@
  */
 
 /*
- * The per-lcore layer's side of malloc_lcore.h: what the heap asks, put
- * in terms of the lcore caches and their slabs.
+ * The parts of malloc_lcore.h that take both the lcore caches and their
+ * slabs: drains, forgetting, statistics. The rest is defined where it is
+ * done, in malloc_cache.c and malloc_slab.c.
  */
 
 #include <rte_common.h>
@@ -15,18 +16,11 @@
 #include "malloc_slab.h"
 #include "malloc_state.h"
 
-bool
-malloc_lcore_pending(const struct rte_mem_config *mcfg,
-		const struct malloc_heap *heap)
-{
-	return malloc_cache_pending(mcfg, heap);
-}
-
 void
 malloc_lcore_drain_begin(struct rte_mem_config *mcfg, struct malloc_heap *heap,
 		struct malloc_lcore_drain *d, struct malloc_elem **runs)
 {
-	if (!malloc_cache_pending(mcfg, heap))
+	if (!malloc_lcore_pending(mcfg, heap))
 		return;
 	d->cached = malloc_cache_take(mcfg, heap, d->taken);
 	malloc_cache_drain(mcfg, heap, d->taken, d->cached, runs, &d->empty);
@@ -47,26 +41,6 @@ malloc_lcore_forget(struct rte_mem_config *mcfg, struct malloc_heap *heap,
 {
 	d->cached = malloc_cache_take(mcfg, heap, d->taken);
 	malloc_cache_forget(mcfg, d->taken);
-}
-
-bool
-malloc_lcore_idle_slab(
-		const struct rte_mem_config *mcfg, const struct malloc_elem *e)
-{
-	return malloc_slab_idle(mcfg, e);
-}
-
-uint64_t
-malloc_lcore_activity(const struct rte_mem_config *mcfg,
-		const struct malloc_heap *heap)
-{
-	return malloc_cache_activity(mcfg, heap);
-}
-
-int
-malloc_lcore_track_list(struct rte_mem_config *mcfg, unsigned int l)
-{
-	return malloc_slab_track_list(mcfg, l);
 }
 
 /* Whether lcore @p l is in mask @p m. */
@@ -107,11 +81,4 @@ malloc_lcore_stats(struct rte_mem_config *mcfg, struct malloc_heap *heap,
 		s->heap_freesz_bytes += free_bytes;
 	}
 	malloc_cache_give_back(mcfg, taken);
-}
-
-void
-malloc_lcore_dump_elem(const struct rte_mem_config *mcfg,
-		const struct malloc_elem *e, FILE *f)
-{
-	malloc_slab_dump(mcfg, e, f);
 }

@@ -21,13 +21,14 @@
 #include "malloc_cache.h"
 #include "malloc_elem.h"
 #include "malloc_heap.h"
+#include "malloc_lcore.h"
 #include "malloc_slab.h"
 #include "malloc_slab_fast.h"
 #include "malloc_state.h"
 #include "malloc_trim.h"
 
 int
-malloc_slab_track_list(struct rte_mem_config *mcfg, unsigned int l)
+malloc_lcore_track_list(struct rte_mem_config *mcfg, unsigned int l)
 {
 	struct malloc_state *st = malloc_state_of(mcfg);
 	const struct rte_memseg_list *msl = &mcfg->memsegs[l];
@@ -107,7 +108,8 @@ slab_of_elem(const struct rte_mem_config *mcfg, const struct malloc_elem *e)
 }
 
 bool
-malloc_slab_idle(const struct rte_mem_config *mcfg, const struct malloc_elem *e)
+malloc_lcore_idle_slab(
+		const struct rte_mem_config *mcfg, const struct malloc_elem *e)
 {
 	const struct malloc_slab *s = slab_of_elem(mcfg, e);
 
@@ -115,8 +117,8 @@ malloc_slab_idle(const struct rte_mem_config *mcfg, const struct malloc_elem *e)
 }
 
 void
-malloc_slab_dump(const struct rte_mem_config *mcfg, const struct malloc_elem *e,
-		FILE *f)
+malloc_lcore_dump_elem(const struct rte_mem_config *mcfg,
+		const struct malloc_elem *e, FILE *f)
 {
 	const struct malloc_slab *s = slab_of_elem(mcfg, e);
 

@@ -178,12 +178,6 @@ malloc_slab_class(size_t size, unsigned int align)
 }
 
 /*
- * Set up the slab marks of memseg list @p l of @p mcfg.
- * @return 0, or -ENOSPC if the config has no room.
- */
-int malloc_slab_track_list(struct rte_mem_config *mcfg, unsigned int l);
-
-/*
  * Allocate an object of class @p cls for @p size bytes from the calling
  * lcore's slabs, clearing it if @p zero and it may be dirty.
  * @return the object, or NULL (slabs off, no lcore, no memory): the
@@ -231,17 +225,6 @@ void malloc_slab_flush_held(
  */
 struct malloc_slab *malloc_slab_of(
 		const struct rte_mem_config *mcfg, const void *ptr, bool *live);
-
-/*
- * @return true if busy element @p e is a slab with no live object: a
- * hint, read without its owner.
- */
-bool malloc_slab_idle(
-		const struct rte_mem_config *mcfg, const struct malloc_elem *e);
-
-/* If busy element @p e is a slab, describe it on @p f (a snapshot). */
-void malloc_slab_dump(const struct rte_mem_config *mcfg,
-		const struct malloc_elem *e, FILE *f);
 
 /*
  * Collect the remote frees onto the slabs of cache @p c, which the caller
