@@ -71,17 +71,33 @@ keep_filling_path(const struct eal_keep *k, char *buf, size_t len)
 	snprintf(buf, len, "%s" EAL_KEEP_FILLING_SUFFIX, k->path);
 }
 
+/* Remove that mark. @return 0 (none there too), or -errno. */
+static int
+keep_filling_unmark(const struct eal_keep *k)
+{
+	char mark[sizeof(k->path) + sizeof(EAL_KEEP_FILLING_SUFFIX)];
+	int ret;
+
+	keep_filling_path(k, mark, sizeof(mark));
+	ret = eal_os_unlink(mark);
+	if (ret < 0 && ret != -ENOENT) {
+		EAL_LOG(WARNING,
+				"--keep-memzones: cannot remove %s: %s; the "
+				"next start takes the kept memzones for lost",
+				mark, strerror(-ret));
+		return ret;
+	}
+	return 0;
+}
+
 /* Wipe the table: no magic, no record, nothing kept. */
 static void
 keep_reset(struct eal_keep *k)
 {
-	char mark[sizeof(k->path) + sizeof(EAL_KEEP_FILLING_SUFFIX)];
-
 	memset(k->hdr, 0, EAL_KEEP_FILE_LEN);
 	k->restore = false;
 	/* What the mark was about is gone with the table. */
-	keep_filling_path(k, mark, sizeof(mark));
-	eal_os_unlink(mark);
+	keep_filling_unmark(k);
 }
 
 /*
@@ -295,10 +311,7 @@ eal_keep_open(struct eal_keep *k, const struct eal_options *opts,
 		return 0;
 	snprintf(k->path, sizeof(k->path), "%s/" EAL_KEEP_FILE, rt_dir);
 	if (k->mode == EAL_KEEP_OFF) {
-		char mark[sizeof(k->path) + sizeof(EAL_KEEP_FILLING_SUFFIX)];
-
-		keep_filling_path(k, mark, sizeof(mark));
-		eal_os_unlink(mark);
+		keep_filling_unmark(k);
 		ret = eal_os_unlink(k->path);
 		if (ret == 0)
 			EAL_LOG(INFO,
@@ -555,23 +568,13 @@ eal_keep_filling(bool on)
 {
 	struct eal_mem *mem = eal_mem_get();
 	char mark[sizeof(mem->keep.path) + sizeof(EAL_KEEP_FILLING_SUFFIX)];
-	int fd, ret;
+	int fd;
 
 	if (mem == NULL || mem->keep.hdr == NULL)
 		return 0;
+	if (!on)
+		return keep_filling_unmark(&mem->keep);
 	keep_filling_path(&mem->keep, mark, sizeof(mark));
-	if (!on) {
-		ret = eal_os_unlink(mark);
-		if (ret == -ENOENT)
-			return 0;
-		if (ret < 0)
-			EAL_LOG(WARNING,
-					"--keep-memzones: cannot remove %s: %s; "
-					"the next start takes the kept memzones "
-					"for lost",
-					mark, strerror(-ret));
-		return ret;
-	}
 	fd = eal_os_open(mark, O_WRONLY | O_CREAT | O_NOFOLLOW, 0600);
 	if (fd < 0)
 		return fd;
