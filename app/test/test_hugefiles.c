@@ -631,12 +631,18 @@ test_hf_second_primary(void)
 /*
  * A page file that another process holds locked is neither mapped, nor
  * truncated, nor removed, whatever the mode: init fails and names it.
+ * When it is the @p last page of the run, the pages before it were
+ * mapped (into a hole, by a process with one thread, if the run is long
+ * enough: eal_os_single_thread()): they are undone, their new files
+ * removed, and the rest of the run is reserved address space again,
+ * found free (nothing is "taken").
  */
 static int
-hf_held_case(const char *name, const char *const *eal)
+hf_held_case(const char *name, const char *const *eal, bool last)
 {
 	struct test_child_result res;
 	char path[PATH_MAX * 2], want[PATH_MAX * 2 + 32];
+	struct hf_files files;
 	struct hf_case c;
 	off_t len;
 	int fd, ret = TEST_SUCCESS;
@@ -644,22 +650,27 @@ hf_held_case(const char *name, const char *const *eal)
 	if (hf_case_open(&c, name) < 0)
 		return test_skip_hugepages("no hugetlbfs scratch directory");
 	len = (off_t)c.page_sz;
-	snprintf(path, sizeof(path), "%s/%smap_0", c.dir, c.prefix);
+	snprintf(path, sizeof(path), "%s/%smap_%u", c.dir, c.prefix,
+			last ? c.pages - 1 : 0);
 	fd = open(path, O_CREAT | O_RDWR, 0600);
 	if (fd < 0 || ftruncate(fd, len) != 0 || flock(fd, LOCK_SH) != 0)
 		ret = TEST_FAILED;
 	snprintf(want, sizeof(want), "%s is in use by another process", path);
 	if (ret == TEST_SUCCESS)
 		hf_run(&c, eal, NULL, &res);
+	hf_scan(&c, &files);
 	if (ret == TEST_SUCCESS &&
 			(res.exit_code != TEST_CHILD_INIT_FAILED ||
 					strstr(res.output, want) == NULL ||
+					strstr(res.output, "taken") != NULL ||
 					access(path, F_OK) != 0 ||
-					lseek(fd, 0, SEEK_END) != len)) {
-		printf("%s: exit %d, file %s, size %ld: %s\n", name,
-				res.exit_code,
+					lseek(fd, 0, SEEK_END) != len ||
+					files.n_map != 1)) {
+		printf("%s: exit %d, file %s, size %ld, page files: %s: %s\n",
+				name, res.exit_code,
 				access(path, F_OK) == 0 ? "kept" : "removed",
-				(long)lseek(fd, 0, SEEK_END), res.output);
+				(long)lseek(fd, 0, SEEK_END), files.names,
+				res.output);
 		ret = TEST_FAILED;
 	}
 	if (fd >= 0)
@@ -680,16 +691,21 @@ test_hf_file_held_elsewhere(void)
 		NULL };
 	static const char *const single_never[] = { "--single-file-segments",
 		"--huge-unlink=never", NULL };
-	int ret = hf_held_case("held_never", page_never);
+	int ret = hf_held_case("held_never", page_never, false);
 
 	if (ret == TEST_SUCCESS)
-		ret = hf_held_case("held_existing", page_existing);
+		ret = hf_held_case("held_existing", page_existing, false);
 	if (ret == TEST_SUCCESS)
-		ret = hf_held_case("held_always", page_always);
+		ret = hf_held_case("held_always", page_always, false);
 	if (ret == TEST_SUCCESS)
-		ret = hf_held_case("held_single", single_existing);
+		ret = hf_held_case("held_single", single_existing, false);
 	if (ret == TEST_SUCCESS)
-		ret = hf_held_case("held_single_never", single_never);
+		ret = hf_held_case("held_single_never", single_never, false);
+	/* The last page of a run: the others were mapped before it. */
+	if (ret == TEST_SUCCESS)
+		ret = hf_held_case("held_last_never", page_never, true);
+	if (ret == TEST_SUCCESS)
+		ret = hf_held_case("held_last_existing", page_existing, true);
 	return ret;
 }
 

@@ -9,12 +9,15 @@
  */
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <rte_eal.h>
@@ -24,6 +27,7 @@
 
 #include "eal_memalloc.h"
 #include "eal_memseg_list.h"
+#include "linux/eal_os.h"
 #include "test.h"
 
 #define PG RTE_PGSIZE_2M
@@ -738,6 +742,92 @@ test_mem_shaping_options(void)
 	return ret;
 }
 
+static void *
+hole_thread(void *arg)
+{
+	return arg;
+}
+
+/* Whether a forked child, with one thread, says it is alone. */
+static int
+hole_child_alone(void)
+{
+	int status;
+	pid_t pid = fork();
+
+	if (pid == 0)
+		_exit(eal_os_single_thread() ? 0 : 1);
+	if (pid < 0 || waitpid(pid, &status, 0) != pid)
+		return -1;
+	return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
+/* The checks of test_mem_va_hole() on @p base, 4 reserved pages. */
+static int
+hole_checks(void *base, uint64_t pg, int fd)
+{
+	void *slot1 = RTE_PTR_ADD(base, pg);
+	pthread_t tid;
+	int alone;
+
+	TEST_ASSERT_SUCCESS(pthread_create(&tid, NULL, hole_thread, NULL),
+			"thread");
+	alone = eal_os_single_thread();
+	pthread_join(tid, NULL);
+	TEST_ASSERT(!alone, "alone beside a second thread");
+	TEST_ASSERT_EQUAL(hole_child_alone(), 1,
+			"a child of one thread is not alone");
+	TEST_ASSERT_SUCCESS(eal_os_va_hole(base, 4 * pg), "hole");
+	TEST_ASSERT_SUCCESS(eal_os_map_shared_hole(slot1, pg, fd, 0),
+			"map into the hole");
+	*(volatile uint64_t *)slot1 = 0x5a5a;
+	TEST_ASSERT_EQUAL(eal_os_map_shared_hole(slot1, pg, fd, 0), -EEXIST,
+			"a mapped slot taken again");
+	TEST_ASSERT_EQUAL(*(volatile uint64_t *)slot1, 0x5a5a,
+			"the mapped page changed");
+	TEST_ASSERT_SUCCESS(eal_os_va_restore(base, pg), "slot 0 reserved");
+	TEST_ASSERT_SUCCESS(
+			eal_os_va_restore(RTE_PTR_ADD(base, 2 * pg), 2 * pg),
+			"slots 2-3 reserved");
+	TEST_ASSERT_EQUAL(eal_os_va_restore(base, 4 * pg), -EEXIST,
+			"a reservation over mapped and reserved slots");
+	return TEST_SUCCESS;
+}
+
+/*
+ * Pages are mapped into a hole only where nothing else can be: the
+ * thread count is right (a second thread says "not alone"), a mapping
+ * into a slot that holds one fails with EEXIST and leaves it alone, and
+ * what stays a hole is reserved again, also around mapped slots.
+ */
+static int
+test_mem_va_hole(void)
+{
+	uint64_t pg = test_huge_page_size();
+	char dir[PATH_MAX], path[PATH_MAX + 16];
+	void *base = NULL;
+	int fd, ret = TEST_FAILED;
+
+	if (pg == 0 || test_scratch_dir("va_hole", dir, sizeof(dir)) < 0)
+		return test_skip_hugepages("no hugetlbfs scratch directory");
+	snprintf(path, sizeof(path), "%s/page", dir);
+	fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	if (fd < 0 || ftruncate(fd, (off_t)pg) != 0)
+		printf("%s: %s\n", path, strerror(errno));
+	else if (eal_os_va_reserve(NULL, 4 * pg, pg, false, &base) < 0)
+		printf("cannot reserve 4 pages\n");
+	else
+		ret = hole_checks(base, pg, fd);
+	if (base != NULL)
+		eal_os_va_release(base, 4 * pg);
+	if (fd >= 0)
+		close(fd);
+	unlink(path);
+	if (test_scratch_dir_remove(dir) < 0)
+		ret = TEST_FAILED;
+	return ret;
+}
+
 static struct unit_test_suite memory_suite = {
 	.suite_name = "memory API and page allocator",
 	.unit_test_cases = {
@@ -750,6 +840,7 @@ static struct unit_test_suite memory_suite = {
 		TEST_CASE(test_mem_legacy_events),
 		TEST_CASE(test_mem_shaping_options),
 		TEST_CASE(test_mem_cgroup_limit),
+		TEST_CASE(test_mem_va_hole),
 		TEST_CASES_END(),
 	},
 };

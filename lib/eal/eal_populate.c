@@ -79,6 +79,15 @@ populate_worker(void *arg)
 	return NULL;
 }
 
+unsigned int
+eal_populate_run_threads(unsigned int threads, unsigned int n)
+{
+	unsigned int want = RTE_MIN(threads, n / EAL_POPULATE_MIN_PAGES);
+
+	want = RTE_MIN(want, (unsigned int)EAL_POPULATE_THREADS_MAX);
+	return want > 0 ? want : 1;
+}
+
 int
 eal_populate_run(unsigned int threads, int socket, unsigned int n,
 		eal_populate_fn fn, void *arg, bool *done)
@@ -91,8 +100,7 @@ eal_populate_run(unsigned int threads, int socket, unsigned int n,
 	int ret;
 
 	memset(done, 0, n * sizeof(*done));
-	want = RTE_MIN(threads, n / EAL_POPULATE_MIN_PAGES);
-	want = RTE_MIN(want, (unsigned int)EAL_POPULATE_THREADS_MAX);
+	want = eal_populate_run_threads(threads, n);
 	for (i = 1; i < want; i++) {
 		ret = pthread_create(&tid[started], NULL, populate_worker, &r);
 		if (ret != 0) {

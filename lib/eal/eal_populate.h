@@ -41,6 +41,12 @@ typedef int (*eal_populate_fn)(void *arg, unsigned int i);
 unsigned int eal_populate_threads(const struct eal_options *opts, int socket);
 
 /*
+ * How many threads, the caller's included, eal_populate_run() would use
+ * for @p n items with @p threads asked for.
+ */
+unsigned int eal_populate_run_threads(unsigned int threads, unsigned int n);
+
+/*
  * Call @p fn on items 0 to @p n - 1, each once, on up to @p threads
  * threads (the caller's included) bound to node @p socket, until one
  * fails. @p done[i] is set to true for each item that succeeded (and only

@@ -16,6 +16,11 @@
  * then take. A mapping that fails all the same is followed by
  * re-reserving the slot.
  *
+ * A run of pages that the process's only thread maps (rte_eal_init()
+ * before the lcores start) goes into a hole instead: over the reserved
+ * range, the kernel would split the reservation for each page. The slots
+ * a failure leaves empty are reserved again.
+ *
  * A page mapped empty (EAL_MAP_EMPTY) is neither allocated nor faulted
  * in, and a reused file's page is punched out: the shared mapping's
  * hugetlb reservation is what makes its later allocation succeed.
@@ -84,13 +89,20 @@ file_open(const struct eal_mem *mem, const char *path, uint64_t page_sz,
 	return fd;
 }
 
-/* Map a page's file at its slot, keeping the slot reserved on failure. */
+/*
+ * Map a page's file at its slot, keeping the slot reserved on failure;
+ * or, in a @p hole (see eal_os_single_thread()), leaving it a hole.
+ */
 static int
-file_map_slot(const struct rte_memseg_list *msl, unsigned int idx, int fd)
+file_map_slot(const struct rte_memseg_list *msl, unsigned int idx, int fd,
+		bool hole)
 {
 	void *addr = eal_msl_slot_addr(msl, idx);
-	int ret = eal_os_map_shared(addr, msl->page_sz, fd, 0);
+	int ret;
 
+	if (hole)
+		return eal_os_map_shared_hole(addr, msl->page_sz, fd, 0);
+	ret = eal_os_map_shared(addr, msl->page_sz, fd, 0);
 	if (ret < 0 && eal_os_va_restore(addr, msl->page_sz) < 0)
 		EAL_LOG(CRIT, "address range at %p was taken by another mapping",
 				addr);
@@ -125,7 +137,7 @@ file_seg_fds(struct eal_mem *mem, unsigned int l)
 /* Serve slot @p idx from a memfd: its file's name is taken. */
 static int
 file_map_anon(struct eal_mem *mem, unsigned int l, unsigned int idx,
-		enum eal_map_fill fill)
+		enum eal_map_fill fill, bool hole)
 {
 	const struct rte_memseg_list *msl = &mem->mcfg->memsegs[l];
 	struct eal_msl_local *loc = &mem->local[l];
@@ -147,7 +159,7 @@ file_map_anon(struct eal_mem *mem, unsigned int l, unsigned int idx,
 	if (ret == 0 && fill == EAL_MAP_POPULATED)
 		ret = eal_os_allocate(fd, 0, msl->page_sz);
 	if (ret == 0)
-		ret = file_map_slot(msl, idx, fd);
+		ret = file_map_slot(msl, idx, fd, hole);
 	if (ret < 0) {
 		eal_os_close(fd);
 		return ret == -ENOSPC ? -ENOMEM : ret;
@@ -166,15 +178,29 @@ file_anon_clear(struct eal_mem *mem, unsigned int l, unsigned int idx,
 		eal_bitmap_set_range(mem->local[l].anon_slots, idx, n, false);
 }
 
+/* A run being mapped, page by page, by one or more threads. */
+struct file_run {
+	struct eal_mem *mem;
+	unsigned int l, idx;
+	enum eal_map_fill fill;
+	bool *dirty;
+	bool hole; /* the run's range is a hole (eal_os_va_hole()) */
+	pthread_mutex_t anon_lock; /* the list's memfd tables */
+};
+
 /*
- * Open, allocate and map page @p idx. Threads may map other pages of the
- * list at the same time: the memfd tables are changed under @p anon_lock.
+ * Open, allocate and map page @p i of the run. Threads may map other pages
+ * of the list at the same time: the memfd tables change under anon_lock.
  */
 static int
-file_map_one(struct eal_mem *mem, unsigned int l, unsigned int idx,
-		enum eal_map_fill fill, bool *dirty, pthread_mutex_t *anon_lock)
+file_map_one(void *arg, unsigned int i)
 {
+	struct file_run *r = arg;
+	struct eal_mem *mem = r->mem;
+	unsigned int l = r->l, idx = r->idx + i;
 	const struct rte_memseg_list *msl = &mem->mcfg->memsegs[l];
+	enum eal_map_fill fill = r->fill;
+	bool *dirty = &r->dirty[i];
 	struct eal_hugefile_found f;
 	char path[PATH_MAX];
 	int fd, ret;
@@ -187,9 +213,9 @@ file_map_one(struct eal_mem *mem, unsigned int l, unsigned int idx,
 				"it is; its page comes from anonymous hugepage "
 				"memory this run and is not kept",
 				path, f.why);
-		pthread_mutex_lock(anon_lock);
-		ret = file_map_anon(mem, l, idx, fill);
-		pthread_mutex_unlock(anon_lock);
+		pthread_mutex_lock(&r->anon_lock);
+		ret = file_map_anon(mem, l, idx, fill, r->hole);
+		pthread_mutex_unlock(&r->anon_lock);
 		return ret;
 	}
 	if (fd == -EBUSY)
@@ -208,7 +234,7 @@ file_map_one(struct eal_mem *mem, unsigned int l, unsigned int idx,
 			ret = -ENOMEM;
 	}
 	if (ret == 0)
-		ret = file_map_slot(msl, idx, fd);
+		ret = file_map_slot(msl, idx, fd, r->hole);
 	eal_os_close(fd);
 	if (ret < 0) {
 		/* We hold the file: without data, it is ours to remove. */
@@ -249,22 +275,51 @@ file_rollback(struct eal_mem *mem, unsigned int l, unsigned int idx,
 	}
 }
 
-/* A run being mapped, page by page, by one or more threads. */
-struct file_run {
-	struct eal_mem *mem;
-	unsigned int l, idx;
-	enum eal_map_fill fill;
-	bool *dirty;
-	pthread_mutex_t anon_lock; /* the list's memfd tables */
-};
+/* Shortest run worth a hole: the check that allows it costs a page's gain. */
+#define FILE_HOLE_MIN_PAGES 4
 
-static int
-file_run_one(void *arg, unsigned int i)
+/*
+ * Turn the range of slots [idx, idx + n) into a hole to map the pages
+ * into, if the run is long enough and this thread, mapping them alone, is
+ * the process's only one (see eal_os_single_thread()).
+ *
+ * @return whether the range is now a hole.
+ */
+static bool
+file_hole_open(const struct rte_memseg_list *msl, unsigned int idx,
+		unsigned int n, unsigned int threads)
 {
-	struct file_run *r = arg;
+	return n >= FILE_HOLE_MIN_PAGES && threads == 1 &&
+			eal_os_single_thread() &&
+			eal_os_va_hole(eal_msl_slot_addr(msl, idx),
+					(size_t)n * msl->page_sz) == 0;
+}
 
-	return file_map_one(r->mem, r->l, r->idx + i, r->fill, &r->dirty[i],
-			&r->anon_lock);
+/* Reserve again the slots [idx, idx + n) of a hole. */
+static void
+file_hole_fill(const struct rte_memseg_list *msl, unsigned int idx,
+		unsigned int n)
+{
+	void *addr = eal_msl_slot_addr(msl, idx);
+
+	if (n > 0 && eal_os_va_restore(addr, (size_t)n * msl->page_sz) < 0)
+		EAL_LOG(CRIT, "address range at %p was taken by another mapping",
+				addr);
+}
+
+/* Reserve again the slots of a hole that @p mapped says stayed empty. */
+static void
+file_hole_close(const struct rte_memseg_list *msl, unsigned int idx,
+		unsigned int n, const bool *mapped)
+{
+	unsigned int i, end;
+
+	for (i = 0; i < n; i = end) {
+		for (end = i + 1; end < n && mapped[end] == mapped[i]; end++)
+			;
+		if (!mapped[i])
+			file_hole_fill(msl, idx + i, end - i);
+	}
 }
 
 /*
@@ -280,6 +335,8 @@ file_map(struct eal_mem *mem, unsigned int l, unsigned int idx, unsigned int n,
 	struct file_run r = {
 		.mem = mem, .l = l, .idx = idx, .fill = fill, .dirty = dirty
 	};
+	unsigned int threads = eal_populate_run_threads(
+			eal_populate_threads(mem->opts, msl->socket_id), n);
 	char path[PATH_MAX];
 	unsigned int i;
 	bool *mapped;
@@ -289,9 +346,12 @@ file_map(struct eal_mem *mem, unsigned int l, unsigned int idx, unsigned int n,
 	if (mapped == NULL)
 		return -ENOMEM;
 	pthread_mutex_init(&r.anon_lock, NULL);
-	ret = eal_populate_run(eal_populate_threads(mem->opts, msl->socket_id),
-			msl->socket_id, n, file_run_one, &r, mapped);
+	r.hole = file_hole_open(msl, idx, n, threads);
+	ret = eal_populate_run(
+			threads, msl->socket_id, n, file_map_one, &r, mapped);
 	pthread_mutex_destroy(&r.anon_lock);
+	if (ret < 0 && r.hole)
+		file_hole_close(msl, idx, n, mapped);
 	if (ret == 0 && fill == EAL_MAP_POPULATED) {
 		ret = eal_os_populate(
 				eal_msl_slot_addr(msl, idx), n * msl->page_sz);
@@ -386,6 +446,7 @@ file_attach(struct eal_mem *mem, unsigned int l, unsigned int idx,
 		unsigned int n)
 {
 	const struct rte_memseg_list *msl = &mem->mcfg->memsegs[l];
+	bool hole = file_hole_open(msl, idx, n, 1);
 	char path[PATH_MAX];
 	unsigned int i;
 	int fd, ret = 0;
@@ -398,11 +459,13 @@ file_attach(struct eal_mem *mem, unsigned int l, unsigned int idx,
 			ret = fd;
 			break;
 		}
-		ret = file_map_slot(msl, idx + i, fd);
+		ret = file_map_slot(msl, idx + i, fd, hole);
 		eal_os_close(fd);
 		if (ret < 0)
 			break;
 	}
+	if (ret < 0 && hole)
+		file_hole_fill(msl, idx + i, n - i);
 	/* Faulted in now: a page that is not there fails here, not later. */
 	if (ret == 0)
 		ret = eal_os_populate(eal_msl_slot_addr(msl, idx),

@@ -100,13 +100,11 @@ eal_os_va_unmap_keep(void *addr, size_t len)
 	return p == MAP_FAILED ? -errno : 0;
 }
 
-int
-eal_os_va_restore(void *addr, size_t len)
+/* mmap() exactly at @p addr, never over another mapping. */
+static int
+map_noreplace(void *addr, size_t len, int prot, int flags, int fd, off_t off)
 {
-	void *p = mmap(addr, len, PROT_NONE,
-			MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE |
-					MAP_FIXED_NOREPLACE,
-			-1, 0);
+	void *p = mmap(addr, len, prot, flags | MAP_FIXED_NOREPLACE, fd, off);
 
 	if (p == MAP_FAILED)
 		return -errno;
@@ -119,12 +117,41 @@ eal_os_va_restore(void *addr, size_t len)
 }
 
 int
+eal_os_va_restore(void *addr, size_t len)
+{
+	return map_noreplace(addr, len, PROT_NONE,
+			MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+}
+
+int
 eal_os_map_shared(void *addr, size_t len, int fd, off_t off)
 {
 	void *p = mmap(addr, len, PROT_READ | PROT_WRITE,
 			MAP_SHARED | MAP_FIXED, fd, off);
 
 	return p == MAP_FAILED ? -errno : 0;
+}
+
+bool
+eal_os_single_thread(void)
+{
+	struct stat st;
+
+	/* procfs counts a task directory's links as 2 plus its threads. */
+	return stat("/proc/self/task", &st) == 0 && st.st_nlink == 3;
+}
+
+int
+eal_os_va_hole(void *addr, size_t len)
+{
+	return munmap(addr, len) < 0 ? -errno : 0;
+}
+
+int
+eal_os_map_shared_hole(void *addr, size_t len, int fd, off_t off)
+{
+	return map_noreplace(
+			addr, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, off);
 }
 
 int

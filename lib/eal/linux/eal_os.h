@@ -61,6 +61,31 @@ int eal_os_va_restore(void *addr, size_t len);
 int eal_os_map_shared(void *addr, size_t len, int fd, off_t off);
 
 /*
+ * Mapping a run of pages one by one over its reserved range makes the
+ * kernel split the reservation and unmap a piece of it for each page,
+ * which costs a third more than the mapping itself. A thread that is the
+ * process's only one can instead open a hole over the run and map each
+ * page into it: nobody else can take the hole meanwhile.
+ */
+
+/*
+ * @return true if the calling thread is the only thread of the process
+ *   (one stat of /proc/self/task); false when unsure.
+ */
+bool eal_os_single_thread(void);
+
+/* Give back [addr, addr+len) of a reservation to map pages into. */
+int eal_os_va_hole(void *addr, size_t len);
+
+/*
+ * As eal_os_map_shared(), into a hole: never replaces a mapping.
+ *
+ * @return 0, -EEXIST if something is mapped there, or another -errno;
+ *   the range is then still a hole.
+ */
+int eal_os_map_shared_hole(void *addr, size_t len, int fd, off_t off);
+
+/*
  * Map @p len bytes of @p fd at @p off anywhere, shared and writable, into
  * @p view. @return 0 or a negative errno.
  */
