@@ -109,9 +109,11 @@ mem_release_lists(struct eal_mem *mem)
 
 	eal_mp_leave(mem);
 	eal_memseg_lists_destroy(mem);
-	for (l = 0; mem->mcfg != NULL && l < mem->mcfg->n_lists; l++)
+	for (l = 0; mem->mcfg != NULL && l < mem->mcfg->n_lists; l++) {
 		if (!mem->mcfg->memsegs[l].external && mem->backing != NULL)
 			mem->backing->release(mem, l);
+		eal_memseg_list_dir_close(mem, l);
+	}
 	eal_mcfg_destroy(mem->mcfg);
 	mem->mcfg = NULL;
 	eal_keep_close(&mem->keep);

@@ -118,6 +118,7 @@ extern const struct eal_mem_mode eal_mem_mode_legacy;
 /* Per memseg list, what this process holds. */
 struct eal_msl_local {
 	const char *dir; /* hugetlbfs directory of the list's files, or NULL */
+	int dir_fd; /* an O_PATH descriptor of dir, when dir is set */
 	unsigned int file_list; /* the list's number in file names: node *
 				 * RTE_MAX_MEMSEG_LISTS + its index among the
 				 * lists of its page size and node */

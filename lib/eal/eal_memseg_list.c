@@ -93,6 +93,35 @@ msl_types(const struct eal_mem *mem, struct msl_type *types, unsigned int max)
 	return n;
 }
 
+/*
+ * Give list @p l the directory @p dir of its files, or none, with a
+ * descriptor of it (eal_hugefile_name() says why).
+ */
+static int
+msl_set_dir(struct eal_mem *mem, unsigned int l, const char *dir, char *err,
+		size_t err_len)
+{
+	int fd = dir != NULL ? eal_os_dir_open(dir) : -1;
+
+	if (fd < 0 && dir != NULL) {
+		snprintf(err, err_len, "cannot open %s: %s", dir,
+				strerror(-fd));
+		return fd;
+	}
+	mem->local[l].dir = dir;
+	mem->local[l].dir_fd = fd;
+	return 0;
+}
+
+void
+eal_memseg_list_dir_close(struct eal_mem *mem, unsigned int l)
+{
+	if (mem->local[l].dir != NULL)
+		eal_os_close(mem->local[l].dir_fd);
+	mem->local[l].dir = NULL;
+	mem->local[l].dir_fd = -1;
+}
+
 static const char *
 msl_dir(const struct eal_mem *mem, uint64_t page_sz)
 {
@@ -246,9 +275,16 @@ msl_init_list(struct eal_mem *mem, const struct msl_type *t, void **hint,
 	ret = eal_keep_list_check(&mem->keep, l, &geo, &kept, err, err_len);
 	if (ret == 0)
 		ret = msl_reserve(mem, msl, hint, kept, err, err_len);
+	if (ret == 0) {
+		ret = msl_set_dir(
+				mem, l, msl_dir(mem, t->page_sz), err, err_len);
+		if (ret < 0) {
+			eal_os_va_release(msl->base_va, msl->len);
+			msl->base_va = NULL;
+		}
+	}
 	if (ret < 0)
 		return ret;
-	mem->local[l].dir = msl_dir(mem, t->page_sz);
 	mem->local[l].file_list = geo.file_list;
 	mem->local[l].fd = -1;
 	mcfg->n_lists++;
@@ -396,7 +432,12 @@ msl_attach_list(struct eal_mem *mem, unsigned int l, char *err, size_t err_len)
 	ret = eal_os_va_reserve(
 			msl->base_va, msl->len, msl->page_sz, true, &addr);
 	if (ret == 0 && addr == msl->base_va) {
-		mem->local[l].dir = msl_peer_dir(mem->mcfg, msl->page_sz);
+		ret = msl_set_dir(mem, l, msl_peer_dir(mem->mcfg, msl->page_sz),
+				err, err_len);
+		if (ret < 0) {
+			eal_os_va_release(addr, msl->len);
+			return ret;
+		}
 		mem->local[l].file_list = mem->mcfg->file_list[l];
 		mem->local[l].fd = -1;
 		mem->local[l].reserved = true;

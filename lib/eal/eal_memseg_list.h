@@ -39,6 +39,12 @@ int eal_memseg_lists_attach(struct eal_mem *mem, char *err, size_t err_len);
 /* Release every list's address space (whatever is mapped in it). */
 void eal_memseg_lists_destroy(struct eal_mem *mem);
 
+/*
+ * Close the descriptor of list @p l's directory, after its backing's
+ * release: the list has no directory any more.
+ */
+void eal_memseg_list_dir_close(struct eal_mem *mem, unsigned int l);
+
 /* The memseg of slot @p idx. */
 static inline struct rte_memseg *
 eal_msl_seg(const struct rte_mem_config *mcfg,

@@ -8,7 +8,8 @@
  * Mapping a page costs open, fstat, flock, mmap and close, plus ftruncate
  * and fallocate for a new page; faulting in is one madvise for the whole
  * run of pages. No descriptor stays open (see eal_hugefile.h for why the
- * lock survives).
+ * lock survives). Files are opened and removed by name, from the list's
+ * descriptor of its directory.
  *
  * A new page is allocated in its file (fallocate) before it is mapped, so
  * that running out of hugepages fails there: a MAP_FIXED mmap that fails
@@ -54,13 +55,37 @@
 #include "eal_os.h"
 #include "eal_populate.h"
 
+static unsigned int
+file_id(const struct eal_mem *mem, unsigned int l, unsigned int idx)
+{
+	return mem->local[l].file_list * RTE_MAX_MEMSEG_PER_LIST + idx;
+}
+
+/* The path of a page's file, for messages and for calls made rarely. */
 static void
 file_path(const struct eal_mem *mem, unsigned int l, unsigned int idx,
 		char *path, size_t len)
 {
 	eal_hugefile_path(path, len, mem->local[l].dir, mem->opts->file_prefix,
-			mem->local[l].file_list * RTE_MAX_MEMSEG_PER_LIST +
-					idx);
+			file_id(mem, l, idx));
+}
+
+/* The name of a page's file in the list's directory (dir_fd). */
+static void
+file_name(const struct eal_mem *mem, unsigned int l, unsigned int idx,
+		char *name, size_t len)
+{
+	eal_hugefile_name(name, len, mem->opts->file_prefix,
+			file_id(mem, l, idx));
+}
+
+static void
+file_remove(const struct eal_mem *mem, unsigned int l, unsigned int idx)
+{
+	char name[NAME_MAX + 1];
+
+	file_name(mem, l, idx, name, sizeof(name));
+	eal_os_unlinkat(mem->local[l].dir_fd, name);
 }
 
 /*
@@ -68,13 +93,17 @@ file_path(const struct eal_mem *mem, unsigned int l, unsigned int idx,
  * tell whether it holds earlier data.
  */
 static int
-file_open(const struct eal_mem *mem, const char *path, uint64_t page_sz,
+file_open(const struct eal_mem *mem, unsigned int l, unsigned int idx,
 		bool *dirty, struct eal_hugefile_found *f)
 {
+	uint64_t page_sz = mem->mcfg->memsegs[l].page_sz;
+	char name[NAME_MAX + 1];
 	int fd, ret = 0;
 
 	*dirty = false;
-	fd = eal_hugefile_open_locked(path, mem->policy->reuse, f);
+	file_name(mem, l, idx, name, sizeof(name));
+	fd = eal_hugefile_open_locked(
+			mem->local[l].dir_fd, name, mem->policy->reuse, f);
 	if (fd < 0)
 		return fd;
 	if (f->size != page_sz)
@@ -82,7 +111,7 @@ file_open(const struct eal_mem *mem, const char *path, uint64_t page_sz,
 	if (ret < 0) {
 		eal_os_close(fd);
 		if (f->created)
-			eal_os_unlink(path);
+			file_remove(mem, l, idx);
 		return ret;
 	}
 	*dirty = f->allocated > 0;
@@ -205,8 +234,9 @@ file_map_one(void *arg, unsigned int i)
 	char path[PATH_MAX];
 	int fd, ret;
 
-	file_path(mem, l, idx, path, sizeof(path));
-	fd = file_open(mem, path, msl->page_sz, dirty, &f);
+	fd = file_open(mem, l, idx, dirty, &f);
+	if (fd < 0)
+		file_path(mem, l, idx, path, sizeof(path));
 	if (fd == -EPERM) {
 		EAL_LOG(WARNING,
 				"%s is %s, not a hugepage file of yours: left as "
@@ -239,7 +269,8 @@ file_map_one(void *arg, unsigned int i)
 	if (ret < 0) {
 		/* We hold the file: without data, it is ours to remove. */
 		if (!*dirty)
-			eal_os_unlink(path);
+			file_remove(mem, l, idx);
+		file_path(mem, l, idx, path, sizeof(path));
 		EAL_LOG(DEBUG, "cannot map %s: %s", path, strerror(-ret));
 	}
 	return ret;
@@ -254,7 +285,6 @@ file_rollback(struct eal_mem *mem, unsigned int l, unsigned int idx,
 		unsigned int n, const bool *dirty, const bool *mapped)
 {
 	const struct rte_memseg_list *msl = &mem->mcfg->memsegs[l];
-	char path[PATH_MAX];
 	unsigned int i;
 
 	for (i = 0; i < n; i++) {
@@ -268,10 +298,8 @@ file_rollback(struct eal_mem *mem, unsigned int l, unsigned int idx,
 			file_anon_clear(mem, l, idx + i, 1);
 			continue;
 		}
-		if (dirty[i])
-			continue;
-		file_path(mem, l, idx + i, path, sizeof(path));
-		eal_os_unlink(path);
+		if (!dirty[i])
+			file_remove(mem, l, idx + i);
 	}
 }
 
@@ -337,7 +365,6 @@ file_map(struct eal_mem *mem, unsigned int l, unsigned int idx, unsigned int n,
 	};
 	unsigned int threads = eal_populate_run_threads(
 			eal_populate_threads(mem->opts, msl->socket_id), n);
-	char path[PATH_MAX];
 	unsigned int i;
 	bool *mapped;
 	int ret;
@@ -369,14 +396,9 @@ file_map(struct eal_mem *mem, unsigned int l, unsigned int idx, unsigned int n,
 		return ret;
 	}
 	free(mapped);
-	if (mem->policy->unlink_after_map) {
-		for (i = 0; i < n; i++) {
-			if (file_is_anon(mem, l, idx + i))
-				continue;
-			file_path(mem, l, idx + i, path, sizeof(path));
-			eal_os_unlink(path);
-		}
-	}
+	for (i = 0; i < n && mem->policy->unlink_after_map; i++)
+		if (!file_is_anon(mem, l, idx + i))
+			file_remove(mem, l, idx + i);
 	return 0;
 }
 
@@ -421,7 +443,6 @@ file_unmap(struct eal_mem *mem, unsigned int l, unsigned int idx,
 		unsigned int n)
 {
 	const struct rte_memseg_list *msl = &mem->mcfg->memsegs[l];
-	char path[PATH_MAX];
 	unsigned int i;
 	int ret;
 
@@ -430,12 +451,9 @@ file_unmap(struct eal_mem *mem, unsigned int l, unsigned int idx,
 	if (ret < 0)
 		return ret;
 	file_close_fds(mem, l, idx, n);
-	for (i = 0; i < n && mem->policy->unlink_on_free; i++) {
-		if (file_is_anon(mem, l, idx + i))
-			continue;
-		file_path(mem, l, idx + i, path, sizeof(path));
-		eal_os_unlink(path);
-	}
+	for (i = 0; i < n && mem->policy->unlink_on_free; i++)
+		if (!file_is_anon(mem, l, idx + i))
+			file_remove(mem, l, idx + i);
 	file_anon_clear(mem, l, idx, n);
 	return 0;
 }
@@ -447,14 +465,16 @@ file_attach(struct eal_mem *mem, unsigned int l, unsigned int idx,
 {
 	const struct rte_memseg_list *msl = &mem->mcfg->memsegs[l];
 	bool hole = file_hole_open(msl, idx, n, 1);
-	char path[PATH_MAX];
+	char name[NAME_MAX + 1], path[PATH_MAX];
 	unsigned int i;
 	int fd, ret = 0;
 
 	for (i = 0; i < n; i++) {
-		file_path(mem, l, idx + i, path, sizeof(path));
-		fd = eal_hugefile_open_peer(path, msl->page_sz);
+		file_name(mem, l, idx + i, name, sizeof(name));
+		fd = eal_hugefile_open_peer(
+				mem->local[l].dir_fd, name, msl->page_sz);
 		if (fd < 0) {
+			file_path(mem, l, idx + i, path, sizeof(path));
 			EAL_LOG(ERR, "cannot open %s: %s", path, strerror(-fd));
 			ret = fd;
 			break;
@@ -544,7 +564,6 @@ static void
 file_release(struct eal_mem *mem, unsigned int l)
 {
 	const struct rte_memseg_list *msl = &mem->mcfg->memsegs[l];
-	char path[PATH_MAX];
 	bool drop;
 	int idx;
 
@@ -558,10 +577,8 @@ file_release(struct eal_mem *mem, unsigned int l)
 		drop = mem->policy->unlink_at_exit ||
 				(mem->policy->unlink_fresh_at_exit &&
 						!file_seg_dirty(mem, l, idx));
-		if (drop && !file_is_anon(mem, l, (unsigned int)idx)) {
-			file_path(mem, l, idx, path, sizeof(path));
-			eal_os_unlink(path);
-		}
+		if (drop && !file_is_anon(mem, l, (unsigned int)idx))
+			file_remove(mem, l, (unsigned int)idx);
 		idx = eal_msl_find_next(mem->mcfg, msl, idx + 1, true);
 	}
 	free(mem->local[l].anon_slots);

@@ -98,12 +98,12 @@ single_open_shared(struct eal_mem *mem, unsigned int l)
 	int fd;
 
 	single_path(mem, l, path, sizeof(path));
-	fd = eal_hugefile_open_peer(path, 0);
+	fd = eal_hugefile_open_peer(AT_FDCWD, path, 0);
 	if (fd == -ENOENT)
 		fd = eal_os_open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW,
 				0600);
 	if (fd == -EEXIST)
-		fd = eal_hugefile_open_peer(path, 0);
+		fd = eal_hugefile_open_peer(AT_FDCWD, path, 0);
 	if (fd < 0) {
 		EAL_LOG(ERR, "cannot open %s: %s", path, strerror(-fd));
 		return fd;
@@ -127,8 +127,8 @@ single_open_file(struct eal_mem *mem, unsigned int l)
 	 * Once running, a file found is never a leftover (those went at
 	 * init): a secondary may have made it, and may be using it.
 	 */
-	fd = eal_hugefile_open_locked(
-			path, mem->policy->reuse || mem->init_done, &f);
+	fd = eal_hugefile_open_locked(AT_FDCWD, path,
+			mem->policy->reuse || mem->init_done, &f);
 	if (fd == -EPERM) {
 		EAL_LOG(WARNING,
 				"%s is %s, not a hugepage file of yours: left as "

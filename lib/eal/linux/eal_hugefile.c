@@ -111,6 +111,12 @@ eal_hugefile_path(char *buf, size_t len, const char *dir, const char *prefix,
 	snprintf(buf, len, "%s/%smap_%u", dir, prefix, id);
 }
 
+void
+eal_hugefile_name(char *buf, size_t len, const char *prefix, unsigned int id)
+{
+	snprintf(buf, len, "%smap_%u", prefix, id);
+}
+
 static void
 hugefile_lock_path(char *buf, size_t len, const char *dir, const char *prefix)
 {
@@ -162,10 +168,10 @@ hugefile_check_fd(int fd, char *why, size_t len, struct eal_hugefile_found *f)
  * -EACCES (see hugefile_check_fd()) with what the entry is in @p why.
  */
 static int
-hugefile_open_ours(const char *path, int flags, char *why, size_t len,
-		struct eal_hugefile_found *f)
+hugefile_open_ours(int dirfd, const char *path, int flags, char *why,
+		size_t len, struct eal_hugefile_found *f)
 {
-	int fd = open(path, flags | HUGEFILE_OPEN_FLAGS), ret;
+	int fd = openat(dirfd, path, flags | HUGEFILE_OPEN_FLAGS), ret;
 
 	if (fd < 0) {
 		ret = -errno;
@@ -189,10 +195,10 @@ hugefile_open_ours(const char *path, int flags, char *why, size_t len,
 
 /* Create @p path as a new file of ours: the descriptor, or -errno. */
 static int
-hugefile_create(const char *path)
+hugefile_create(int dirfd, const char *path)
 {
-	int fd = open(path, O_RDWR | O_CREAT | O_EXCL | HUGEFILE_OPEN_FLAGS,
-			0600);
+	int fd = openat(dirfd, path,
+			O_RDWR | O_CREAT | O_EXCL | HUGEFILE_OPEN_FLAGS, 0600);
 
 	return fd < 0 ? -errno : fd;
 }
@@ -216,9 +222,10 @@ eal_hugefile_prefix_lock(
 
 	hugefile_lock_path(path, sizeof(path), dir, prefix);
 	for (;;) {
-		fd = hugefile_open_ours(path, O_RDWR, why, sizeof(why), NULL);
+		fd = hugefile_open_ours(
+				AT_FDCWD, path, O_RDWR, why, sizeof(why), NULL);
 		if (fd == -ENOENT)
-			fd = hugefile_create(path);
+			fd = hugefile_create(AT_FDCWD, path);
 		if (fd == -EEXIST)
 			continue; /* created meanwhile: open it */
 		if (fd == -EPERM || fd == -EACCES) {
@@ -313,7 +320,7 @@ eal_hugefile_match(const char *name, const char *prefix, unsigned int *id)
 }
 
 static int
-hugefile_try_open_locked(const char *path, bool expect_existing,
+hugefile_try_open_locked(int dirfd, const char *path, bool expect_existing,
 		struct eal_hugefile_found *f)
 {
 	int fd = -ENOENT, ret;
@@ -322,12 +329,12 @@ hugefile_try_open_locked(const char *path, bool expect_existing,
 	f->size = f->allocated = 0;
 	if (expect_existing)
 		fd = hugefile_open_ours(
-				path, O_RDWR, f->why, sizeof(f->why), f);
+				dirfd, path, O_RDWR, f->why, sizeof(f->why), f);
 	if (fd == -ENOENT) {
-		fd = hugefile_create(path);
+		fd = hugefile_create(dirfd, path);
 		f->created = fd >= 0;
 		if (fd == -EEXIST)
-			fd = hugefile_open_ours(path, O_RDWR, f->why,
+			fd = hugefile_open_ours(dirfd, path, O_RDWR, f->why,
 					sizeof(f->why), f);
 	}
 	if (fd < 0)
@@ -341,13 +348,13 @@ hugefile_try_open_locked(const char *path, bool expect_existing,
 }
 
 int
-eal_hugefile_open_locked(
-		const char *path, bool reuse, struct eal_hugefile_found *f)
+eal_hugefile_open_locked(int dirfd, const char *path, bool reuse,
+		struct eal_hugefile_found *f)
 {
 	int fd;
 
 	f->why[0] = '\0';
-	fd = hugefile_try_open_locked(path, reuse, f);
+	fd = hugefile_try_open_locked(dirfd, path, reuse, f);
 	/*
 	 * A file of ours that others may have read or mapped: never reuse
 	 * its data; being ours, it may go. Anything else stays as it is.
@@ -355,17 +362,17 @@ eal_hugefile_open_locked(
 	if (fd == -EACCES) {
 		EAL_LOG(WARNING, "%s is %s: replaced by a new file", path,
 				f->why);
-		if (eal_os_unlink(path) < 0)
+		if (eal_os_unlinkat(dirfd, path) < 0)
 			return -EPERM;
-		fd = hugefile_try_open_locked(path, false, f);
+		fd = hugefile_try_open_locked(dirfd, path, false, f);
 		return fd == -EACCES ? -EPERM : fd;
 	}
 	if (fd < 0 || f->created || reuse)
 		return fd;
 	/* A leftover nobody holds: never reuse it, start afresh. */
-	eal_os_unlink(path);
+	eal_os_unlinkat(dirfd, path);
 	eal_os_close(fd);
-	return hugefile_try_open_locked(path, false, f);
+	return hugefile_try_open_locked(dirfd, path, false, f);
 }
 
 /*
@@ -482,7 +489,8 @@ hugefile_layout_read(const char *dir, const char *prefix)
 
 	for (l = 1; l >= 0; l--) {
 		hugefile_layout_path(path, sizeof(path), dir, prefix, l);
-		fd = hugefile_open_ours(path, O_RDONLY, why, sizeof(why), NULL);
+		fd = hugefile_open_ours(AT_FDCWD, path, O_RDONLY, why,
+				sizeof(why), NULL);
 		if (fd >= 0) {
 			close(fd);
 			return l;
@@ -505,7 +513,7 @@ hugefile_layout_write(
 	hugefile_layout_path(path, sizeof(path), dir, prefix, single);
 	if (!keep)
 		return unlink(path) != 0 && errno != ENOENT ? -errno : 0;
-	fd = hugefile_create(path);
+	fd = hugefile_create(AT_FDCWD, path);
 	if (fd == -EEXIST)
 		return 0;
 	if (fd < 0)
@@ -583,13 +591,13 @@ eal_hugefile_holds(const char *path, uint64_t size, char *why, size_t why_len)
 }
 
 int
-eal_hugefile_open_peer(const char *path, uint64_t size)
+eal_hugefile_open_peer(int dirfd, const char *path, uint64_t size)
 {
 	struct stat st;
-	int fd = eal_os_open(path, O_RDWR | O_NOFOLLOW, 0);
+	int fd = openat(dirfd, path, O_RDWR | O_NOFOLLOW | O_CLOEXEC);
 
 	if (fd < 0)
-		return fd;
+		return -errno;
 	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) ||
 			st.st_uid != geteuid() || (st.st_mode & 077) != 0 ||
 			(uint64_t)st.st_size < size) {

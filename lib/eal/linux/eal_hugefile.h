@@ -61,6 +61,14 @@ void eal_hugefile_path(char *buf, size_t len, const char *dir,
 		const char *prefix, unsigned int id);
 
 /*
+ * Write <prefix>map_<id> into @p buf: the name to open relative to a
+ * descriptor of the directory, which saves the kernel a walk of the
+ * directory's path for each of thousands of pages.
+ */
+void eal_hugefile_name(
+		char *buf, size_t len, const char *prefix, unsigned int id);
+
+/*
  * Take the prefix lock in @p dir for the life of the process.
  *
  * @return the lock's descriptor, -EBUSY if another process holds it, or
@@ -79,6 +87,7 @@ void eal_hugefile_prefix_unlock(int fd, const char *dir, const char *prefix);
  * Open @p path, creating it if missing, and lock it exclusively. A file is
  * locked before anything else is done to it: a file that exists may belong
  * to a live process (of another program using the same names, say).
+ * A relative @p path is taken from directory @p dirfd (or AT_FDCWD).
  *
  * @param reuse
  *   true (--huge-unlink=never): open an existing file as it is, trying
@@ -94,8 +103,8 @@ void eal_hugefile_prefix_unlock(int fd, const char *dir, const char *prefix);
  *   another process holds it; -EPERM if the entry is not ours (what it
  *   is in f->why: "a FIFO", "owned by uid 1000"); or another -errno.
  */
-int eal_hugefile_open_locked(
-		const char *path, bool reuse, struct eal_hugefile_found *f);
+int eal_hugefile_open_locked(int dirfd, const char *path, bool reuse,
+		struct eal_hugefile_found *f);
 
 /*
  * Remove the files of @p prefix in @p dir that no process holds locked
@@ -148,12 +157,13 @@ int eal_hugefile_holds(
  * Open @p path, a file another process of the prefix made and maps, to
  * map it too: no lock (its maker holds that), nothing created or
  * replaced. It must be a regular file of the effective user, no group
- * or other access, at least @p size bytes long.
+ * or other access, at least @p size bytes long. A relative @p path is
+ * taken from directory @p dirfd (or AT_FDCWD).
  *
  * @return the descriptor, -EPERM for an entry that is not such a file,
  *   or another -errno (-ENOENT).
  */
-int eal_hugefile_open_peer(const char *path, uint64_t size);
+int eal_hugefile_open_peer(int dirfd, const char *path, uint64_t size);
 
 /*
  * The policy of a secondary process of a primary in @p mode: as the

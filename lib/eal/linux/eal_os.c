@@ -210,6 +210,18 @@ eal_os_unlink(const char *path)
 }
 
 int
+eal_os_dir_open(const char *path)
+{
+	return eal_os_open(path, O_PATH | O_DIRECTORY, 0);
+}
+
+int
+eal_os_unlinkat(int dirfd, const char *path)
+{
+	return unlinkat(dirfd, path, 0) == 0 ? 0 : -errno;
+}
+
+int
 eal_os_truncate(int fd, uint64_t size)
 {
 	return ftruncate(fd, (off_t)size) == 0 ? 0 : -errno;

@@ -110,6 +110,17 @@ void eal_os_close(int fd);
 /* unlink(2). @return 0, -ENOENT or another -errno. */
 int eal_os_unlink(const char *path);
 
+/*
+ * A descriptor of directory @p path to open and remove files from by
+ * name (O_PATH: it reads nothing).
+ *
+ * @return the descriptor, or -errno.
+ */
+int eal_os_dir_open(const char *path);
+
+/* unlinkat(2) of a file: @p path relative to directory @p dirfd. */
+int eal_os_unlinkat(int dirfd, const char *path);
+
 /* ftruncate(2). */
 int eal_os_truncate(int fd, uint64_t size);
 
