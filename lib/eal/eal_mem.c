@@ -41,8 +41,12 @@ mem_choose_backing(const struct eal_options *opts)
 	return &eal_backing_file;
 }
 
+/*
+ * Release the prefix locks. @p left[s], if given, says that a page file
+ * of the prefix stays in directory s, which then is not read again.
+ */
 static void
-mem_unlock_dirs(struct eal_mem *mem)
+mem_unlock_dirs(struct eal_mem *mem, const bool *left)
 {
 	unsigned int s;
 
@@ -50,7 +54,8 @@ mem_unlock_dirs(struct eal_mem *mem)
 		if (mem->prefix_lock_fd[s] >= 0)
 			eal_hugefile_prefix_unlock(mem->prefix_lock_fd[s],
 					mem->hpi->sizes[s].dir,
-					mem->opts->file_prefix);
+					mem->opts->file_prefix,
+					left != NULL && left[s]);
 		mem->prefix_lock_fd[s] = -1;
 	}
 }
@@ -69,7 +74,7 @@ mem_lock_dirs(struct eal_mem *mem, char *err, size_t err_len)
 		fd = eal_hugefile_prefix_lock(hpi->sizes[s].dir,
 				mem->opts->file_prefix, err, err_len);
 		if (fd < 0) {
-			mem_unlock_dirs(mem);
+			mem_unlock_dirs(mem, NULL);
 			return fd;
 		}
 		mem->prefix_lock_fd[s] = fd;
@@ -87,7 +92,7 @@ mem_lock_dirs(struct eal_mem *mem, char *err, size_t err_len)
 					"'%s' in %s: %s",
 					mem->opts->file_prefix,
 					hpi->sizes[s].dir, strerror(-n));
-			mem_unlock_dirs(mem);
+			mem_unlock_dirs(mem, NULL);
 			return n;
 		}
 		if (!mem->policy->clear_stale)
@@ -102,16 +107,31 @@ mem_lock_dirs(struct eal_mem *mem, char *err, size_t err_len)
 	return 0;
 }
 
+/* Mark the page size directory of list @p l in @p left. */
+static void
+mem_dir_left(const struct eal_mem *mem, unsigned int l, bool *left)
+{
+	unsigned int s;
+
+	for (s = 0; s < EAL_MAX_PAGE_SIZES; s++)
+		if (mem->local[l].dir != NULL &&
+				strcmp(mem->hpi->sizes[s].dir,
+						mem->local[l].dir) == 0)
+			left[s] = true;
+}
+
 static void
 mem_release_lists(struct eal_mem *mem)
 {
+	bool left[EAL_MAX_PAGE_SIZES] = { false };
 	unsigned int l;
 
 	eal_mp_leave(mem);
 	eal_memseg_lists_destroy(mem);
 	for (l = 0; mem->mcfg != NULL && l < mem->mcfg->n_lists; l++) {
-		if (!mem->mcfg->memsegs[l].external && mem->backing != NULL)
-			mem->backing->release(mem, l);
+		if (!mem->mcfg->memsegs[l].external && mem->backing != NULL &&
+				mem->backing->release(mem, l))
+			mem_dir_left(mem, l, left);
 		eal_memseg_list_dir_close(mem, l);
 	}
 	eal_mcfg_destroy(mem->mcfg);
@@ -119,7 +139,7 @@ mem_release_lists(struct eal_mem *mem)
 	eal_keep_close(&mem->keep);
 	eal_os_close(mem->pagemap_fd);
 	mem->pagemap_fd = -1;
-	mem_unlock_dirs(mem);
+	mem_unlock_dirs(mem, left);
 }
 
 void
@@ -200,7 +220,7 @@ eal_mem_init(struct eal_mem *mem, const struct eal_options *opts,
 			ret = eal_keep_check_marks(&mem->keep,
 					opts->file_prefix, err, err_len);
 		if (ret < 0) {
-			mem_unlock_dirs(mem);
+			mem_unlock_dirs(mem, NULL);
 			eal_keep_close(&mem->keep);
 			return ret;
 		}

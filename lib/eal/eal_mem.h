@@ -74,8 +74,10 @@ struct eal_backing {
 	/*
 	 * At exit, after the list's address space is gone: drop descriptors
 	 * and remove files as the --huge-unlink mode says.
+	 *
+	 * @return true if a page file of the list stays in its directory.
 	 */
-	void (*release)(struct eal_mem *mem, unsigned int l);
+	bool (*release)(struct eal_mem *mem, unsigned int l);
 	/*
 	 * Whether slots [idx, idx + n) of list @p l, not mapped, have kept
 	 * files holding a page each (--keep-memzones), checked without

@@ -61,11 +61,12 @@ anon_get_fd(struct eal_mem *mem, unsigned int l, unsigned int idx, int *fd,
 	return -ENOTSUP;
 }
 
-static void
+static bool
 anon_release(struct eal_mem *mem, unsigned int l)
 {
 	RTE_SET_USED(mem);
 	RTE_SET_USED(l);
+	return false;
 }
 
 const struct eal_backing eal_backing_anon = {

@@ -560,11 +560,11 @@ file_seg_dirty(const struct eal_mem *mem, unsigned int l, int idx)
 			       RTE_MEMSEG_FLAG_DIRTY) != 0;
 }
 
-static void
+static bool
 file_release(struct eal_mem *mem, unsigned int l)
 {
 	const struct rte_memseg_list *msl = &mem->mcfg->memsegs[l];
-	bool drop;
+	bool drop, left = false;
 	int idx;
 
 	file_close_fds(mem, l, 0, mem->local[l].seg_fds ? msl->n_segs : 0);
@@ -577,12 +577,18 @@ file_release(struct eal_mem *mem, unsigned int l)
 		drop = mem->policy->unlink_at_exit ||
 				(mem->policy->unlink_fresh_at_exit &&
 						!file_seg_dirty(mem, l, idx));
-		if (drop && !file_is_anon(mem, l, (unsigned int)idx))
+		/* A memfd page's name is another's entry. */
+		if (file_is_anon(mem, l, (unsigned int)idx))
+			;
+		else if (drop)
 			file_remove(mem, l, (unsigned int)idx);
+		else
+			left = true;
 		idx = eal_msl_find_next(mem->mcfg, msl, idx + 1, true);
 	}
 	free(mem->local[l].anon_slots);
 	mem->local[l].anon_slots = NULL;
+	return left && !mem->policy->unlink_after_map;
 }
 
 static int

@@ -383,19 +383,22 @@ single_discard_fresh(struct eal_mem *mem, unsigned int l)
 	}
 }
 
-static void
+static bool
 single_release(struct eal_mem *mem, unsigned int l)
 {
 	struct eal_msl_local *loc = &mem->local[l];
+	bool remove, named;
 
 	if (loc->fd < 0)
-		return;
+		return false;
 	if (mem->policy->unlink_fresh_at_exit && !loc->fd_created)
 		single_discard_fresh(mem, l);
-	single_close(mem, l,
-			mem->policy->unlink_at_exit ||
-					(mem->policy->unlink_fresh_at_exit &&
-							loc->fd_created));
+	remove = mem->policy->unlink_at_exit ||
+			(mem->policy->unlink_fresh_at_exit && loc->fd_created);
+	named = loc->dir != NULL && !loc->fd_anon &&
+			!mem->policy->unlink_after_map;
+	single_close(mem, l, remove);
+	return named && !remove;
 }
 
 static int
@@ -444,11 +447,12 @@ single_detach(struct eal_mem *mem, unsigned int l, unsigned int idx,
 	eal_os_va_unmap_keep(eal_msl_slot_addr(msl, idx), n * msl->page_sz);
 }
 
-static void
+static bool
 memfd_release(struct eal_mem *mem, unsigned int l)
 {
 	if (mem->local[l].fd >= 0)
 		single_close(mem, l, false);
+	return false;
 }
 
 static int

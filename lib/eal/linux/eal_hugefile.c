@@ -281,14 +281,15 @@ hugefile_any(const char *dir, const char *prefix)
 }
 
 void
-eal_hugefile_prefix_unlock(int fd, const char *dir, const char *prefix)
+eal_hugefile_prefix_unlock(
+		int fd, const char *dir, const char *prefix, bool left)
 {
 	char path[PATH_MAX];
 
 	if (fd < 0)
 		return;
 	/* The record of the kept files' layout goes with the last one. */
-	if (!hugefile_any(dir, prefix)) {
+	if (!left && !hugefile_any(dir, prefix)) {
 		hugefile_layout_write(dir, prefix, false, false);
 		hugefile_layout_write(dir, prefix, true, false);
 	}

@@ -79,9 +79,11 @@ int eal_hugefile_prefix_lock(
 
 /*
  * Release the prefix lock, removing its file, and the record of the
- * layout too when no page file of the prefix is left.
+ * layout too when no page file of the prefix is left: the caller says
+ * with @p left that one is, or else @p dir is read to find out.
  */
-void eal_hugefile_prefix_unlock(int fd, const char *dir, const char *prefix);
+void eal_hugefile_prefix_unlock(
+		int fd, const char *dir, const char *prefix, bool left);
 
 /*
  * Open @p path, creating it if missing, and lock it exclusively. A file is
