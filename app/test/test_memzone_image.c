@@ -340,6 +340,61 @@ mi_child_free_touch(int argc, char **argv)
 }
 REGISTER_CHILD_ACTION(mi_free_touch, mi_child_free_touch)
 
+/* Append "name fnv" of an "mi" memzone to the string buffer @p arg. */
+static void
+mi_fnv_line(const struct rte_memzone *mz, void *arg)
+{
+	char *buf = arg;
+	size_t used = strlen(buf);
+
+	if (strncmp(mz->name, "mi", 2) == 0)
+		snprintf(buf + used, 4096 - used, "%s %#" PRIx64 "\n", mz->name,
+				mi_fnv(mz->addr, mz->len));
+}
+
+/*
+ * Fork before touching anything: the child sums every memzone and sends
+ * the sums up a pipe, then this process sums them too, says whether
+ * both saw the same bytes, and reads everything as mi_show does.
+ */
+static int
+mi_child_fork(int argc, char **argv)
+{
+	char mine[4096] = "", child[4096] = "";
+	int fds[2], status;
+	ssize_t n, got = 0;
+	pid_t pid;
+
+	RTE_SET_USED(argc);
+	RTE_SET_USED(argv);
+	fflush(stdout);
+	if (pipe(fds) != 0)
+		return 1;
+	pid = fork();
+	if (pid == 0) {
+		rte_memzone_walk(mi_fnv_line, child);
+		n = write(fds[1], child, strlen(child));
+		_exit(n == (ssize_t)strlen(child) ? 0 : 1);
+	}
+	close(fds[1]);
+	while (pid > 0 &&
+			(n = read(fds[0], child + got,
+					 sizeof(child) - 1 - got)) > 0)
+		got += n;
+	close(fds[0]);
+	if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
+			WEXITSTATUS(status) != 0)
+		return 1;
+	rte_memzone_walk(mi_fnv_line, mine);
+	if (strcmp(mine, child) != 0)
+		printf("forked child saw\n%sthe parent\n%s", child, mine);
+	else
+		printf("forked child saw the same bytes\n");
+	mi_print_all();
+	return 0;
+}
+REGISTER_CHILD_ACTION(mi_fork, mi_child_fork)
+
 /* One big memzone of random data, then saves to argv[1] when told. */
 static int
 mi_child_save(int argc, char **argv)
@@ -1664,6 +1719,20 @@ mi_lazy_secondary(const struct mi_case *c, const char *img, const char *made,
 	return TEST_SUCCESS;
 }
 
+/* Forget the case's files, then run child @p action restoring @p img. */
+static int
+mi_lazy_run(const struct mi_case *c, const char *img, const char *const *lazy,
+		const char *action, struct test_child_result *res)
+{
+	char img_arg[PATH_MAX + 32];
+	const char *args[16];
+
+	TEST_ASSERT_EQUAL(mi_forget(c), TEST_SUCCESS, "forget");
+	mi_restore_args(c, img, lazy, NULL, img_arg, args);
+	TEST_ASSERT_SUCCESS(test_child_run(action, args, res), "run");
+	return TEST_SUCCESS;
+}
+
 /*
  * A memzone freed before its pages were filled: they are given back
  * unfilled, never filled later over whatever took their place, and the
@@ -1675,9 +1744,9 @@ mi_lazy_freed(const struct mi_case *c, const char *img, const char *made,
 {
 	const char *const lazy[] = { strategy, "--iova-mode=va",
 		"--memzone-image-prefetch=off", "--malloc-retain=0", NULL };
-	char img_arg[PATH_MAX + 32], found[4096], line[128];
+	char found[4096], line[128];
 	struct test_child_result res;
-	const char *args[16], *l, *e;
+	const char *l, *e;
 
 	/* On 1 GB pages init filled the one page, which mi5 shares. */
 	if (test_huge_page_size() != (2u << 20)) {
@@ -1686,9 +1755,8 @@ mi_lazy_freed(const struct mi_case *c, const char *img, const char *made,
 				strategy, test_huge_page_size() >> 20);
 		return TEST_SUCCESS;
 	}
-	TEST_ASSERT_EQUAL(mi_forget(c), TEST_SUCCESS, "forget");
-	mi_restore_args(c, img, lazy, NULL, img_arg, args);
-	TEST_ASSERT_SUCCESS(test_child_run("mi_free_touch", args, &res), "run");
+	TEST_ASSERT_SUCCESS(mi_lazy_run(c, img, lazy, "mi_free_touch", &res),
+			"run");
 	TEST_ASSERT_EQUAL(res.exit_code, 0, "%s: %s", strategy, res.output);
 	TEST_ASSERT_STR_CONTAINS(res.output, " given back unfilled)",
 			"%s: every page came in", strategy);
@@ -1712,6 +1780,31 @@ mi_lazy_freed(const struct mi_case *c, const char *img, const char *made,
 	return TEST_SUCCESS;
 }
 
+/*
+ * fork() before any page is in, on touch only: the child sees every
+ * memzone's bytes, and so does the parent after it (a page the child
+ * touched first came in empty before fork() filled what was left).
+ */
+static int
+mi_lazy_fork(const struct mi_case *c, const char *img, const char *made,
+		const char *strategy)
+{
+	const char *const lazy[] = { strategy, "--iova-mode=va",
+		"--memzone-image-prefetch=off", NULL };
+	struct test_child_result res;
+	char found[4096];
+
+	TEST_ASSERT_SUCCESS(mi_lazy_run(c, img, lazy, "mi_fork", &res), "run");
+	TEST_ASSERT_EQUAL(res.exit_code, 0, "%s: %s", strategy, res.output);
+	TEST_ASSERT_STR_CONTAINS(res.output, "forked child saw the same bytes",
+			"%s", strategy);
+	mi_found(res.output, found, sizeof(found));
+	TEST_ASSERT(strcmp(made, found) == 0, "%s: made\n%sfound\n%s", strategy,
+			made, found);
+	mi_print_line(res.output, "fork(): filled");
+	return TEST_SUCCESS;
+}
+
 static int
 mi_lazy_body(struct mi_case *c)
 {
@@ -1729,6 +1822,10 @@ mi_lazy_body(struct mi_case *c)
 	};
 	static const char *const pa[] = { "--memzone-image-strategy=uffd-copy",
 		"--iova-mode=pa", NULL };
+	static const char *const lazy_strategies[] = {
+		"--memzone-image-strategy=uffd-copy",
+		"--memzone-image-strategy=uffd-minor",
+	};
 	char img[PATH_MAX], made[4096], found[4096], img_arg[PATH_MAX + 32];
 	struct test_child_result res;
 	const char *args[16];
@@ -1771,13 +1868,15 @@ mi_lazy_body(struct mi_case *c)
 			"lazy restore killed, one file per list");
 	TEST_ASSERT_EQUAL(mi_lazy_empty(c), TEST_SUCCESS,
 			"lazy restore of an image of no memzone");
-	TEST_ASSERT_EQUAL(mi_lazy_freed(c, img, made,
-					  "--memzone-image-strategy=uffd-copy"),
-			TEST_SUCCESS, "uffd-copy, memzone freed");
-	TEST_ASSERT_EQUAL(
-			mi_lazy_freed(c, img, made,
-					"--memzone-image-strategy=uffd-minor"),
-			TEST_SUCCESS, "uffd-minor, memzone freed");
+	for (r = 0; r < RTE_DIM(lazy_strategies); r++) {
+		TEST_ASSERT_EQUAL(
+				mi_lazy_freed(c, img, made, lazy_strategies[r]),
+				TEST_SUCCESS, "%s, memzone freed",
+				lazy_strategies[r]);
+		TEST_ASSERT_EQUAL(
+				mi_lazy_fork(c, img, made, lazy_strategies[r]),
+				TEST_SUCCESS, "%s, fork", lazy_strategies[r]);
+	}
 	TEST_ASSERT_EQUAL(mi_lazy_secondary(c, img, made,
 					  "--memzone-image-prefetch=on"),
 			TEST_SUCCESS, "secondary, prefetching");

@@ -86,6 +86,10 @@ struct malloc_image_lazy {
 /* The one lazy restore of this process, from init to cleanup or done. */
 static struct malloc_image_lazy *lazy_running;
 
+/* lazy_atfork_prepare() is registered once, with the first restore. */
+static pthread_once_t lazy_atfork_once = PTHREAD_ONCE_INIT;
+static void lazy_atfork_register(void);
+
 int
 malloc_image_lazy_fd(const struct malloc_image_lazy *lz)
 {
@@ -826,7 +830,8 @@ lazy_start(const struct malloc_image_lazy_ops *ops,
 	}
 	lz->n_prefetch_want = r->prefetch ? lazy_n_prefetch(lz, r->n_threads) :
 					    0;
-	lazy_running = lz;
+	pthread_once(&lazy_atfork_once, lazy_atfork_register);
+	__atomic_store_n(&lazy_running, lz, __ATOMIC_RELEASE);
 	EAL_LOG(INFO,
 			"--memzone-image-strategy=%s: %" PRIu64
 			" pages of %s registered in %.3f ms; filled on first "
@@ -884,24 +889,67 @@ malloc_image_lazy_prefetch(void)
 }
 
 /*
- * Fill every page still to come, here and now: the kept files must hold
- * the memzones' bytes when the process is gone (--keep-memzones).
+ * Fill every page still to come, here and now, @p why (for a message).
+ * @return the pages this thread filled.
  */
-static void
-lazy_complete(struct malloc_image_lazy *lz)
+static uint64_t
+lazy_complete(struct malloc_image_lazy *lz, const char *why)
 {
 	struct lazy_bounce b = { 0 };
-	uint64_t i;
+	char msg[256];
+	uint64_t i, n = 0;
 
 	if (__atomic_load_n(&lz->n_done, __ATOMIC_ACQUIRE) == lz->n_pages)
-		return;
-	if (lazy_bounce_get(lz, &b, false) < 0)
-		lazy_fatal(lz, &lz->pages[0],
-				"no memory to fill the pages left before exit, "
-				"which the kept files would then miss");
+		return 0;
+	if (lazy_bounce_get(lz, &b, false) < 0) {
+		snprintf(msg, sizeof(msg),
+				"no memory to fill the pages left %s", why);
+		lazy_fatal(lz, &lz->pages[0], msg);
+	}
 	for (i = 0; i < lz->n_pages; i++)
-		lazy_fill(lz, i, b.buf);
+		n += lazy_fill(lz, i, b.buf);
 	lazy_bounce_put(&b);
+	return n;
+}
+
+/*
+ * fork() while pages are still to come: a child's mappings of the
+ * hugepage files are not watched by the userfaultfd, so a page the child
+ * touched first would come in empty, in the file both map, and the
+ * parent would then find it in place and never fill it. The forking
+ * thread fills every page left first, and waits for those that other threads
+ * are filling.
+ */
+static void
+lazy_atfork_prepare(void)
+{
+	struct malloc_image_lazy *lz = __atomic_load_n(
+			&lazy_running, __ATOMIC_ACQUIRE);
+	uint64_t i, n;
+
+	/* Every page in: the child finds them all, nothing to wait for. */
+	if (lz == NULL ||
+			__atomic_load_n(&lz->n_done, __ATOMIC_ACQUIRE) ==
+					lz->n_pages)
+		return;
+	n = lazy_complete(lz, "before fork(), which the child would see empty");
+	for (i = 0; i < lz->n_pages; i++)
+		lazy_wait_done(lz, i);
+	if (n > 0)
+		EAL_LOG(INFO,
+				"--memzone-image-strategy=%s: fork(): filled "
+				"the %" PRIu64 " pages left first",
+				lz->ops->name, n);
+}
+
+static void
+lazy_atfork_register(void)
+{
+	if (pthread_atfork(lazy_atfork_prepare, NULL, NULL) != 0)
+		EAL_LOG(WARNING,
+				"--memzone-image: cannot watch for fork(): a "
+				"child forked before every page is in sees the "
+				"pages left empty");
 }
 
 void
@@ -912,8 +960,11 @@ malloc_image_lazy_stop(void)
 
 	if (lz == NULL)
 		return;
+	/* The kept files must hold the memzones' bytes once we are gone. */
 	if (lz->complete_at_stop)
-		lazy_complete(lz);
+		lazy_complete(lz,
+				"before exit, which the kept files would "
+				"then miss");
 	__atomic_store_n(&lz->stop, 1, __ATOMIC_RELAXED);
 	for (i = 0; i < lz->n_prefetch; i++)
 		pthread_join(lz->prefetch[i], NULL);
@@ -931,6 +982,6 @@ malloc_image_lazy_stop(void)
 	}
 	lazy_unwatch(lz);
 	__atomic_store_n(lz->filling, EAL_IMAGE_FILLED, __ATOMIC_RELEASE);
-	lazy_running = NULL;
+	__atomic_store_n(&lazy_running, NULL, __ATOMIC_RELEASE);
 	lazy_free(lz);
 }
