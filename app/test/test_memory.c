@@ -742,10 +742,13 @@ test_mem_shaping_options(void)
 	return ret;
 }
 
+/* Stays until its pipe (@p arg) gives a byte or closes. */
 static void *
 hole_thread(void *arg)
 {
-	return arg;
+	char c;
+
+	return read(*(int *)arg, &c, 1) < 0 ? arg : NULL;
 }
 
 /* Whether a forked child, with one thread, says it is alone. */
@@ -768,12 +771,18 @@ hole_checks(void *base, uint64_t pg, int fd)
 {
 	void *slot1 = RTE_PTR_ADD(base, pg);
 	pthread_t tid;
-	int alone;
+	int alone, fds[2];
 
-	TEST_ASSERT_SUCCESS(pthread_create(&tid, NULL, hole_thread, NULL),
-			"thread");
+	TEST_ASSERT_SUCCESS(pipe(fds), "pipe");
+	if (pthread_create(&tid, NULL, hole_thread, &fds[0]) != 0) {
+		close(fds[0]);
+		close(fds[1]);
+		TEST_ASSERT(false, "thread");
+	}
 	alone = eal_os_single_thread();
+	close(fds[1]);
 	pthread_join(tid, NULL);
+	close(fds[0]);
 	TEST_ASSERT(!alone, "alone beside a second thread");
 	TEST_ASSERT_EQUAL(hole_child_alone(), 1,
 			"a child of one thread is not alone");

@@ -314,10 +314,16 @@ file_rollback(struct eal_mem *mem, unsigned int l, unsigned int idx,
  * @return whether the range is now a hole.
  */
 static bool
-file_hole_open(const struct rte_memseg_list *msl, unsigned int idx,
-		unsigned int n, unsigned int threads)
+file_hole_open(const struct eal_mem *mem, const struct rte_memseg_list *msl,
+		unsigned int idx, unsigned int n, unsigned int threads)
 {
-	return n >= FILE_HOLE_MIN_PAGES && threads == 1 &&
+	/*
+	 * Only within rte_eal_init(), whose lists lie where their hint put
+	 * them: a list the kernel placed (no hint) may be the highest free
+	 * gap, where a mapping this very thread makes in the window (a
+	 * message's buffer) would land.
+	 */
+	return !mem->init_done && n >= FILE_HOLE_MIN_PAGES && threads == 1 &&
 			eal_os_single_thread() &&
 			eal_os_va_hole(eal_msl_slot_addr(msl, idx),
 					(size_t)n * msl->page_sz) == 0;
@@ -373,7 +379,7 @@ file_map(struct eal_mem *mem, unsigned int l, unsigned int idx, unsigned int n,
 	if (mapped == NULL)
 		return -ENOMEM;
 	pthread_mutex_init(&r.anon_lock, NULL);
-	r.hole = file_hole_open(msl, idx, n, threads);
+	r.hole = file_hole_open(mem, msl, idx, n, threads);
 	ret = eal_populate_run(
 			threads, msl->socket_id, n, file_map_one, &r, mapped);
 	pthread_mutex_destroy(&r.anon_lock);
@@ -464,7 +470,7 @@ file_attach(struct eal_mem *mem, unsigned int l, unsigned int idx,
 		unsigned int n)
 {
 	const struct rte_memseg_list *msl = &mem->mcfg->memsegs[l];
-	bool hole = file_hole_open(msl, idx, n, 1);
+	bool hole = file_hole_open(mem, msl, idx, n, 1);
 	char name[NAME_MAX + 1], path[PATH_MAX];
 	unsigned int i;
 	int fd, ret = 0;
