@@ -38,6 +38,7 @@
 
 struct eal_mem;
 struct eal_hugefile_policy;
+struct eal_msl_deferred;
 
 /* Where pages come from. Every function is called with the hotplug lock
  * held for writing (or during init). */
@@ -50,7 +51,9 @@ struct eal_backing {
 	 * them in. dirty[i] is set when page idx + i may hold data from an
 	 * earlier mapping. With EAL_MAP_EMPTY, earlier data is dropped
 	 * instead, and nothing is allocated or faulted in (the mapping still
-	 * reserves the pages); -ENOTSUP where the backing cannot. On failure
+	 * reserves the pages); -ENOTSUP where the backing cannot. With
+	 * EAL_MAP_DEFERRED likewise, and a backing that has place makes
+	 * the pages' files later, one by one. On failure
 	 * every slot is back to reserved address space and no file this call
 	 * created remains.
 	 */
@@ -71,6 +74,18 @@ struct eal_backing {
 	 */
 	int (*view)(struct eal_mem *mem, unsigned int l, unsigned int idx,
 			void **view);
+	/*
+	 * EAL_MAP_DEFERRED: whether slot @p idx waits for its file, and
+	 * make, fill and map it (eal_memalloc_fill_deferred()). May run
+	 * beside any other call, as view. NULL: the backing maps such pages
+	 * empty.
+	 */
+	bool (*deferred)(const struct eal_mem *mem, unsigned int l,
+			unsigned int idx);
+	int (*place)(struct eal_mem *mem, unsigned int l, unsigned int idx,
+			int (*fill)(void *view, void *arg, char *err,
+					size_t err_len),
+			void *arg, char *err, size_t err_len);
 	/*
 	 * At exit, after the list's address space is gone: drop descriptors
 	 * and remove files as the --huge-unlink mode says.
@@ -138,6 +153,9 @@ struct eal_msl_local {
 	uint64_t *anon_slots; /* file per page: bit per slot served by a
 			       * memfd because the entry with its file's
 			       * name is not ours; NULL until one is */
+	struct eal_msl_deferred *deferred; /* file per page: the slots mapped
+					    * EAL_MAP_DEFERRED; NULL until
+					    * one is */
 	bool reserved; /* secondary: the list's range is reserved here */
 	uint64_t *mapped; /* bit per slot this process maps, when other
 			   * processes may share the list (eal_mp.h) */

@@ -95,7 +95,7 @@ memalloc_map_run(struct eal_mem *mem, unsigned int l, unsigned int idx,
 	 * An empty page has no physical address yet, and asking for its
 	 * node would fault it in: IOVA as VA only, the node unchecked.
 	 */
-	if (fill == EAL_MAP_EMPTY && mem->pagemap_fd >= 0)
+	if (fill != EAL_MAP_POPULATED && mem->pagemap_fd >= 0)
 		return -ENOTSUP;
 	dirty = calloc(n, sizeof(*dirty));
 	if (dirty == NULL)
@@ -515,22 +515,61 @@ memalloc_map_limited_run(struct eal_mem *mem, unsigned int l, unsigned int idx,
 	return ret;
 }
 
-int
-eal_memalloc_page_view(const void *addr, void **view)
+/* The list and slot of @p addr in a list of this process's pages. */
+static struct eal_mem *
+memalloc_slot_of(const void *addr, unsigned int *l, unsigned int *idx)
 {
 	struct eal_mem *mem = eal_mem_get();
 	const struct rte_memseg_list *msl;
-	unsigned int l;
+
+	if (mem == NULL)
+		return NULL;
+	msl = rte_mem_virt2memseg_list(addr);
+	if (msl == NULL || msl->external)
+		return NULL;
+	*l = (unsigned int)(msl - mem->mcfg->memsegs);
+	*idx = eal_msl_addr_idx(msl, addr);
+	return mem;
+}
+
+int
+eal_memalloc_page_view(const void *addr, void **view)
+{
+	unsigned int l, idx;
+	struct eal_mem *mem = memalloc_slot_of(addr, &l, &idx);
 
 	if (mem == NULL)
 		return -EINVAL;
-	msl = rte_mem_virt2memseg_list(addr);
-	if (msl == NULL || msl->external)
-		return -EINVAL;
-	l = (unsigned int)(msl - mem->mcfg->memsegs);
 	if (mem->backing->view == NULL)
 		return -ENOTSUP;
-	return mem->backing->view(mem, l, eal_msl_addr_idx(msl, addr), view);
+	return mem->backing->view(mem, l, idx, view);
+}
+
+bool
+eal_memalloc_page_deferred(const void *addr)
+{
+	unsigned int l, idx;
+	struct eal_mem *mem = memalloc_slot_of(addr, &l, &idx);
+
+	return mem != NULL && mem->backing->deferred != NULL &&
+			mem->backing->deferred(mem, l, idx);
+}
+
+int
+eal_memalloc_fill_deferred(const void *addr,
+		int (*fill)(void *view, void *arg, char *err, size_t err_len),
+		void *arg, char *err, size_t err_len)
+{
+	unsigned int l, idx;
+	struct eal_mem *mem = memalloc_slot_of(addr, &l, &idx);
+
+	if (mem == NULL || mem->backing->deferred == NULL ||
+			!mem->backing->deferred(mem, l, idx)) {
+		snprintf(err, err_len, "the page at %p has its file already",
+				addr);
+		return -EALREADY;
+	}
+	return mem->backing->place(mem, l, idx, fill, arg, err, err_len);
 }
 
 int

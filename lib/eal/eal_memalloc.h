@@ -30,6 +30,13 @@
 enum eal_map_fill {
 	EAL_MAP_POPULATED, /* allocated and faulted in */
 	EAL_MAP_EMPTY, /* reserved but not allocated: no data, no fault yet */
+	/*
+	 * As EAL_MAP_EMPTY, and with a file per page the pages' files are
+	 * not made yet: each is made, filled and put in place later by
+	 * eal_memalloc_fill_deferred(), so that mapping a run costs the same
+	 * whatever its length. Other backings map such pages empty.
+	 */
+	EAL_MAP_DEFERRED,
 };
 
 /*
@@ -98,8 +105,9 @@ int eal_memalloc_map_kept(unsigned int l, unsigned int idx, unsigned int n,
  * page its file kept, dirty); the slots already mapped are left as they
  * are. For memory that must be at given addresses (a memory image). The
  * memory limits (--socket-limit, the validators) hold as for heap growth.
- * With @p fill EAL_MAP_EMPTY the pages are reserved but left for a
- * userfaultfd to fill: no earlier data, no fault, and IOVA as VA only.
+ * With @p fill EAL_MAP_EMPTY or EAL_MAP_DEFERRED the pages are reserved
+ * but left for a userfaultfd to fill: no earlier data, no fault, and IOVA
+ * as VA only.
  *
  * @return the number of pages this call mapped, or a negative errno with
  *   one line in @p err (-EPERM: a limit refused; -ENOTSUP: empty pages
@@ -117,9 +125,36 @@ int eal_memalloc_map_at(unsigned int l, unsigned int idx, unsigned int n,
  *
  * @return 0, or a negative errno: -EINVAL (not a mapped hugepage of a
  *   list), -ENOTSUP (no file to map again: --no-huge, or the file is
- *   gone with --huge-unlink=always).
+ *   gone with --huge-unlink=always), -ENOENT (a deferred page: no file
+ *   yet).
  */
 int eal_memalloc_page_view(const void *addr, void **view);
+
+/*
+ * Whether the page at @p addr was mapped EAL_MAP_DEFERRED and has no file
+ * yet (eal_memalloc_fill_deferred() not called, or failed). Takes no
+ * lock.
+ */
+bool eal_memalloc_page_deferred(const void *addr);
+
+/*
+ * Make the file of the page at @p addr, mapped EAL_MAP_DEFERRED, have
+ * @p fill(@p view, @p arg, @p err, @p err_len) write the page through
+ * @p view, a mapping of the file no other thread sees, then map the file
+ * at @p addr in place of what stood in for it. A thread that touches the
+ * page therefore finds it whole, never half filled; a thread waiting on
+ * it in a userfaultfd is not woken. Takes no lock, as
+ * eal_memalloc_page_view(): the caller makes sure that one thread at a
+ * time places a page, and that it is not unmapped meanwhile.
+ *
+ * @return 0, or a negative errno with one line in @p err (@p fill's own
+ *   when it failed): -EALREADY (not a deferred page), -EPERM (the entry
+ *   with the page's file name is not a hugepage file of this user),
+ *   -EBUSY (another process holds the file), -ENOMEM (no hugepage).
+ */
+int eal_memalloc_fill_deferred(const void *addr,
+		int (*fill)(void *view, void *arg, char *err, size_t err_len),
+		void *arg, char *err, size_t err_len);
 
 /*
  * Run @p fill(@p arg) with the calling thread's pages preferring the

@@ -25,6 +25,8 @@
  * A page mapped empty (EAL_MAP_EMPTY) is neither allocated nor faulted
  * in, and a reused file's page is punched out: the shared mapping's
  * hugetlb reservation is what makes its later allocation succeed.
+ * Pages mapped EAL_MAP_DEFERRED get no file at all until they are filled
+ * (see file_defer()).
  *
  * A reused file (--huge-unlink=never) is dirty when it has a page
  * allocated (st_blocks > 0): a file that exists but was never faulted in
@@ -357,6 +359,247 @@ file_hole_close(const struct rte_memseg_list *msl, unsigned int idx,
 }
 
 /*
+ * Slots mapped EAL_MAP_DEFERRED: one hugetlbfs memfd per list stands in
+ * for their files, its range at each slot's offset mapped over the slot,
+ * for one mmap per run where files cost ~9 us a page. The stand-in
+ * mapping reserves nothing; the pages are reserved in the same file past
+ * the slots' range (a count of them, n_resv), so that a short pool fails
+ * here as for pages mapped empty. A slot gets its own file when it is
+ * filled (file_place()), which reserves its page: one reservation of
+ * the count goes then, by truncating the file by a page (a hole punched
+ * would keep it). That runs in threads serving a userfaultfd while
+ * others unmap slots: the count and each slot's flag are atomic, and
+ * truncations racing with each other end at the smallest size, which is
+ * the count left.
+ */
+struct eal_msl_deferred {
+	int holder_fd;
+	uint64_t n_resv; /* pages reserved past the slots' range (atomic) */
+	uint8_t slot[]; /* per slot, DEFER_* (atomic) */
+};
+
+enum {
+	DEFER_NONE, /* not deferred: mapped from its file, or free */
+	DEFER_RESERVED, /* waits for its file; one of n_resv is its page */
+	DEFER_UNRESERVED, /* waits for its file, its reservation given up */
+};
+
+static bool
+file_deferred(const struct eal_mem *mem, unsigned int l, unsigned int idx)
+{
+	const struct eal_msl_deferred *d = mem->local[l].deferred;
+
+	return d != NULL &&
+			__atomic_load_n(&d->slot[idx], __ATOMIC_ACQUIRE) !=
+			DEFER_NONE;
+}
+
+/* The list's stand-in file, made on first use. */
+static struct eal_msl_deferred *
+file_defer_holder(struct eal_mem *mem, unsigned int l, int *ret)
+{
+	const struct rte_memseg_list *msl = &mem->mcfg->memsegs[l];
+	struct eal_msl_local *loc = &mem->local[l];
+	struct eal_msl_deferred *d = loc->deferred;
+	int fd;
+
+	if (d != NULL)
+		return d;
+	d = calloc(1, sizeof(*d) + msl->n_segs);
+	if (d == NULL) {
+		*ret = -ENOMEM;
+		return NULL;
+	}
+	fd = eal_os_memfd_huge("rtemem_deferred", msl->page_sz);
+	*ret = fd < 0 ? fd :
+			eal_os_truncate(fd,
+					(uint64_t)msl->n_segs * msl->page_sz);
+	if (*ret < 0) {
+		if (fd >= 0)
+			eal_os_close(fd);
+		free(d);
+		return NULL;
+	}
+	d->holder_fd = fd;
+	loc->deferred = d;
+	return d;
+}
+
+/* Give back @p n pages of the list's deferred reservation. */
+static void
+file_defer_unreserve(struct eal_mem *mem, unsigned int l, uint64_t n)
+{
+	const struct rte_memseg_list *msl = &mem->mcfg->memsegs[l];
+	struct eal_msl_deferred *d = mem->local[l].deferred;
+	uint64_t left = __atomic_sub_fetch(&d->n_resv, n, __ATOMIC_ACQ_REL);
+
+	eal_os_truncate(d->holder_fd, (msl->n_segs + left) * msl->page_sz);
+}
+
+/* At init only: the reservation grows nowhere else. */
+static int
+file_defer(struct eal_mem *mem, unsigned int l, unsigned int idx,
+		unsigned int n)
+{
+	const struct rte_memseg_list *msl = &mem->mcfg->memsegs[l];
+	void *addr = eal_msl_slot_addr(msl, idx);
+	size_t len = (size_t)n * msl->page_sz;
+	struct eal_msl_deferred *d;
+	unsigned int i;
+	int ret;
+
+	d = file_defer_holder(mem, l, &ret);
+	if (d == NULL)
+		return ret;
+	ret = eal_os_huge_reserve(d->holder_fd,
+			(msl->n_segs + d->n_resv) * msl->page_sz, len);
+	if (ret < 0)
+		return ret;
+	d->n_resv += n;
+	ret = eal_os_map_shared_noreserve(
+			addr, len, d->holder_fd, (off_t)idx * msl->page_sz);
+	if (ret < 0) {
+		file_defer_unreserve(mem, l, n);
+		if (eal_os_va_restore(addr, len) < 0)
+			EAL_LOG(CRIT,
+					"address range at %p was taken by "
+					"another mapping",
+					addr);
+		return ret;
+	}
+	for (i = idx; i < idx + n; i++)
+		__atomic_store_n(&d->slot[i], DEFER_RESERVED, __ATOMIC_RELEASE);
+	return 0;
+}
+
+/* Give up the reservation of deferred slot @p idx, if it has one. */
+static void
+file_defer_drop(struct eal_mem *mem, unsigned int l, unsigned int idx)
+{
+	uint8_t *slot = &mem->local[l].deferred->slot[idx];
+
+	if (__atomic_exchange_n(slot, DEFER_UNRESERVED, __ATOMIC_ACQ_REL) ==
+			DEFER_RESERVED)
+		file_defer_unreserve(mem, l, 1);
+}
+
+/* Slot @p idx no longer waits for its file, nor holds a reservation. */
+static void
+file_defer_end(struct eal_mem *mem, unsigned int l, unsigned int idx)
+{
+	file_defer_drop(mem, l, idx);
+	__atomic_store_n(&mem->local[l].deferred->slot[idx], DEFER_NONE,
+			__ATOMIC_RELEASE);
+}
+
+static void
+file_defer_free(struct eal_mem *mem, unsigned int l)
+{
+	struct eal_msl_deferred *d = mem->local[l].deferred;
+
+	if (d == NULL)
+		return;
+	eal_os_close(d->holder_fd);
+	free(d);
+	mem->local[l].deferred = NULL;
+}
+
+/*
+ * A view of @p fd, the new file of deferred slot @p idx. Its page needs
+ * a reservation of its own; in a pool with none to spare, the slot's is
+ * given up first (another process could take the page in between: the
+ * fill then fails as a short pool would).
+ */
+static int
+file_place_view(struct eal_mem *mem, unsigned int l, unsigned int idx, int fd,
+		void **view)
+{
+	uint64_t page_sz = mem->mcfg->memsegs[l].page_sz;
+	int ret;
+
+	ret = eal_os_map_view(fd, 0, page_sz, view);
+	if (ret != -ENOMEM)
+		return ret;
+	file_defer_drop(mem, l, idx);
+	return eal_os_map_view(fd, 0, page_sz, view);
+}
+
+/* Open deferred slot @p idx's file for file_place(), empty. */
+static int
+file_place_open(struct eal_mem *mem, unsigned int l, unsigned int idx,
+		struct eal_hugefile_found *f, char *err, size_t err_len)
+{
+	uint64_t page_sz = mem->mcfg->memsegs[l].page_sz;
+	char path[PATH_MAX];
+	bool dirty;
+	int fd, ret;
+
+	fd = file_open(mem, l, idx, &dirty, f);
+	/* Earlier data: the fill writes the page anew (UFFDIO_COPY needs
+	 * it missing). */
+	ret = fd >= 0 && dirty ? eal_os_punch_hole(fd, 0, page_sz) : 0;
+	if (fd >= 0 && ret == 0)
+		return fd;
+	if (fd >= 0)
+		eal_os_close(fd);
+	else
+		ret = fd;
+	file_path(mem, l, idx, path, sizeof(path));
+	if (ret == -EPERM)
+		snprintf(err, err_len,
+				"%s is %s, not a hugepage file of yours, and a "
+				"page filled after init needs its own file",
+				path, f->why);
+	else if (ret == -EBUSY)
+		snprintf(err, err_len, "%s is in use by another process", path);
+	else
+		snprintf(err, err_len, "cannot open %s: %s", path,
+				strerror(-ret));
+	return ret;
+}
+
+static int
+file_place(struct eal_mem *mem, unsigned int l, unsigned int idx,
+		int (*fill)(void *view, void *arg, char *err, size_t err_len),
+		void *arg, char *err, size_t err_len)
+{
+	const struct rte_memseg_list *msl = &mem->mcfg->memsegs[l];
+	struct eal_hugefile_found f;
+	void *view;
+	int fd, ret;
+
+	fd = file_place_open(mem, l, idx, &f, err, err_len);
+	if (fd < 0)
+		return fd;
+	ret = file_place_view(mem, l, idx, fd, &view);
+	if (ret < 0)
+		snprintf(err, err_len,
+				"cannot map a page of %" PRIu64 " kB: %s",
+				msl->page_sz >> 10, strerror(-ret));
+	else {
+		ret = fill(view, arg, err, err_len);
+		eal_os_va_release(view, msl->page_sz);
+	}
+	/* Filled: mapped over the stand-in, a touch finds it whole. */
+	if (ret == 0) {
+		ret = file_map_slot(msl, idx, fd, false);
+		if (ret < 0)
+			snprintf(err, err_len, "cannot map its file at %p: %s",
+					eal_msl_slot_addr(msl, idx),
+					strerror(-ret));
+	}
+	eal_os_close(fd);
+	if (ret < 0) {
+		file_remove(mem, l, idx); /* punched or new: nothing in it */
+		return ret;
+	}
+	file_defer_end(mem, l, idx);
+	if (mem->policy->unlink_after_map)
+		file_remove(mem, l, idx);
+	return 0;
+}
+
+/*
  * Open, allocate and map each page of the run, on --populate-threads
  * threads when it is long enough (new pages are cleared as they are
  * allocated: that is the work they share), then fault them all in.
@@ -375,6 +618,8 @@ file_map(struct eal_mem *mem, unsigned int l, unsigned int idx, unsigned int n,
 	bool *mapped;
 	int ret;
 
+	if (fill == EAL_MAP_DEFERRED)
+		return file_defer(mem, l, idx, n);
 	mapped = malloc(n * sizeof(*mapped));
 	if (mapped == NULL)
 		return -ENOMEM;
@@ -420,6 +665,8 @@ file_view(struct eal_mem *mem, unsigned int l, unsigned int idx, void **view)
 				mem->local[l].seg_fds[idx], 0, page_sz, view);
 	if (mem->policy->unlink_after_map)
 		return -ENOTSUP; /* the file is gone */
+	if (file_deferred(mem, l, idx))
+		return -ENOENT; /* not made yet */
 	file_path(mem, l, idx, path, sizeof(path));
 	fd = eal_os_open(path, O_RDWR, 0);
 	if (fd < 0)
@@ -457,9 +704,13 @@ file_unmap(struct eal_mem *mem, unsigned int l, unsigned int idx,
 	if (ret < 0)
 		return ret;
 	file_close_fds(mem, l, idx, n);
-	for (i = 0; i < n && mem->policy->unlink_on_free; i++)
-		if (!file_is_anon(mem, l, idx + i))
+	for (i = 0; i < n; i++) {
+		if (file_deferred(mem, l, idx + i))
+			file_defer_end(mem, l, idx + i); /* no file */
+		else if (mem->policy->unlink_on_free &&
+				!file_is_anon(mem, l, idx + i))
 			file_remove(mem, l, idx + i);
+	}
 	file_anon_clear(mem, l, idx, n);
 	return 0;
 }
@@ -583,8 +834,10 @@ file_release(struct eal_mem *mem, unsigned int l)
 		drop = mem->policy->unlink_at_exit ||
 				(mem->policy->unlink_fresh_at_exit &&
 						!file_seg_dirty(mem, l, idx));
-		/* A memfd page's name is another's entry. */
-		if (file_is_anon(mem, l, (unsigned int)idx))
+		/* A memfd page's name is another's entry; a deferred
+		 * slot has no file. */
+		if (file_is_anon(mem, l, (unsigned int)idx) ||
+				file_deferred(mem, l, (unsigned int)idx))
 			;
 		else if (drop)
 			file_remove(mem, l, (unsigned int)idx);
@@ -594,6 +847,7 @@ file_release(struct eal_mem *mem, unsigned int l)
 	}
 	free(mem->local[l].anon_slots);
 	mem->local[l].anon_slots = NULL;
+	file_defer_free(mem, l);
 	return left && !mem->policy->unlink_after_map;
 }
 
@@ -619,6 +873,8 @@ const struct eal_backing eal_backing_file = {
 	.map = file_map,
 	.unmap = file_unmap,
 	.view = file_view,
+	.deferred = file_deferred,
+	.place = file_place,
 	.get_fd = file_get_fd,
 	.release = file_release,
 	.kept = file_kept,

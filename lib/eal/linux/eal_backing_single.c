@@ -273,7 +273,7 @@ range_map(struct eal_mem *mem, unsigned int l, unsigned int idx, unsigned int n,
 		return ret;
 	for (i = 0; i < n; i++)
 		dirty[i] = bit_get(loc->may_hold_data, idx + i);
-	if (fill == EAL_MAP_EMPTY)
+	if (fill != EAL_MAP_POPULATED)
 		ret = range_empty(loc, off, len, n, dirty);
 	else
 		ret = off + len <= loc->whole_len ?

@@ -132,6 +132,28 @@ eal_os_map_shared(void *addr, size_t len, int fd, off_t off)
 	return p == MAP_FAILED ? -errno : 0;
 }
 
+int
+eal_os_map_shared_noreserve(void *addr, size_t len, int fd, off_t off)
+{
+	void *p = mmap(addr, len, PROT_READ | PROT_WRITE,
+			MAP_SHARED | MAP_FIXED | MAP_NORESERVE, fd, off);
+
+	return p == MAP_FAILED ? -errno : 0;
+}
+
+int
+eal_os_huge_reserve(int fd, uint64_t off, uint64_t len)
+{
+	/* A shared mapping reserves its range in the file, for good. */
+	void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+			(off_t)off);
+
+	if (p == MAP_FAILED)
+		return -errno;
+	munmap(p, len);
+	return 0;
+}
+
 bool
 eal_os_single_thread(void)
 {

@@ -61,6 +61,24 @@ int eal_os_va_restore(void *addr, size_t len);
 int eal_os_map_shared(void *addr, size_t len, int fd, off_t off);
 
 /*
+ * As eal_os_map_shared(), of a hugetlbfs file, without reserving its
+ * hugepages: a page is allocated only when touched, and only if one is
+ * free then.
+ */
+int eal_os_map_shared_noreserve(void *addr, size_t len, int fd, off_t off);
+
+/*
+ * Reserve the hugepages of @p len bytes of hugetlbfs file @p fd at @p off
+ * without mapping or allocating them (the file grows to cover them). The
+ * reservation stays with the file until it is truncated below them: no
+ * other call gives back part of it (a hole punched where no page is
+ * allocated keeps its reservation).
+ *
+ * @return 0, or -ENOMEM if the pool (or a hugetlb cgroup) has too few.
+ */
+int eal_os_huge_reserve(int fd, uint64_t off, uint64_t len);
+
+/*
  * Mapping a run of pages one by one over its reserved range makes the
  * kernel split the reservation and unmap a piece of it for each page,
  * which costs a third more than the mapping itself. A thread that is the
