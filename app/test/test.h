@@ -265,6 +265,13 @@ struct test_hugetlb_cg {
 int test_hugetlb_cg_create(struct test_hugetlb_cg *cg, uint64_t page_sz,
 		uint64_t bytes, bool reservations);
 
+/*
+ * The value of @p cg's file hugetlb.<size>.@p name for pages of
+ * @p page_sz (a usage, in bytes), or UINT64_MAX if it cannot be read.
+ */
+uint64_t test_hugetlb_cg_read(const struct test_hugetlb_cg *cg,
+		uint64_t page_sz, const char *name);
+
 /* Move this process (and the children it starts from now) into @p cg. */
 void test_hugetlb_cg_enter(const struct test_hugetlb_cg *cg);
 

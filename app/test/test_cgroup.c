@@ -83,6 +83,25 @@ test_hugetlb_cg_create(struct test_hugetlb_cg *cg, uint64_t page_sz,
 	return 0;
 }
 
+uint64_t
+test_hugetlb_cg_read(const struct test_hugetlb_cg *cg, uint64_t page_sz,
+		const char *name)
+{
+	char path[256];
+	uint64_t v;
+	FILE *f;
+	int n;
+
+	snprintf(path, sizeof(path), "%s/hugetlb.%s.%s", cg->dir,
+			page_sz == (1ULL << 30) ? "1GB" : "2MB", name);
+	f = fopen(path, "r");
+	if (f == NULL)
+		return UINT64_MAX;
+	n = fscanf(f, "%" SCNu64, &v);
+	fclose(f);
+	return n == 1 ? v : UINT64_MAX;
+}
+
 void
 test_hugetlb_cg_enter(const struct test_hugetlb_cg *cg)
 {

@@ -340,6 +340,30 @@ mi_child_free_touch(int argc, char **argv)
 }
 REGISTER_CHILD_ACTION(mi_free_touch, mi_child_free_touch)
 
+/*
+ * Count the page files in directory argv[1] before and after reading a
+ * byte of the middle page of memzone mi5, which init leaves alone
+ * ("F before after"), then read every memzone and count again ("G n").
+ */
+static int
+mi_child_files(int argc, char **argv)
+{
+	const struct rte_memzone *mz = rte_memzone_lookup("mi5");
+	volatile char byte;
+	int before;
+
+	if (argc != 2 || mz == NULL)
+		return 2;
+	before = test_dir_count(argv[1], "map");
+	byte = ((const char *)mz->addr)[mz->len / 2];
+	RTE_SET_USED(byte);
+	printf("F %d %d\n", before, test_dir_count(argv[1], "map"));
+	mi_print_all();
+	printf("G %d\n", test_dir_count(argv[1], "map"));
+	return 0;
+}
+REGISTER_CHILD_ACTION(mi_files, mi_child_files)
+
 /* Append "name fnv" of an "mi" memzone to the string buffer @p arg. */
 static void
 mi_fnv_line(const struct rte_memzone *mz, void *arg)
@@ -1527,6 +1551,122 @@ mi_lazy_premapped(const struct mi_case *c, const char *img)
 	return TEST_SUCCESS;
 }
 
+/* Forget the case's files, then run child @p action restoring @p img. */
+static int
+mi_lazy_run(const struct mi_case *c, const char *img, const char *const *lazy,
+		const char *action, struct test_child_result *res)
+{
+	char img_arg[PATH_MAX + 32];
+	const char *args[16];
+
+	TEST_ASSERT_EQUAL(mi_forget(c), TEST_SUCCESS, "forget");
+	mi_restore_args(c, img, lazy, NULL, img_arg, args);
+	TEST_ASSERT_SUCCESS(test_child_run(action, args, res), "run");
+	return TEST_SUCCESS;
+}
+
+/*
+ * With a file per page, a lazy restore makes each page's file as it fills
+ * the page, so that init costs the same whatever the image's size: on
+ * touch only, reading one untouched page makes one file, and reading
+ * everything makes the rest. On 1 GB pages init fills the one page.
+ */
+static int
+mi_lazy_files(const struct mi_case *c, const char *img, const char *made,
+		const char *strategy)
+{
+	const char *const lazy[] = { strategy, "--iova-mode=va",
+		"--memzone-image-prefetch=off", NULL };
+	char img_arg[PATH_MAX + 32], found[4096];
+	struct test_child_result res;
+	int before, after, all, pages;
+	const char *args[16], *f, *g, *n;
+
+	if (test_huge_page_size() != (2u << 20)) {
+		printf("%s, files made as pages fill: not run, every page is "
+		       "in once init returns on %" PRIu64 " MB pages\n",
+				strategy, test_huge_page_size() >> 20);
+		return TEST_SUCCESS;
+	}
+	TEST_ASSERT_EQUAL(mi_forget(c), TEST_SUCCESS, "forget");
+	mi_restore_args(c, img, lazy, c->dir, img_arg, args);
+	TEST_ASSERT_SUCCESS(test_child_run("mi_files", args, &res), "run");
+	TEST_ASSERT_EQUAL(res.exit_code, 0, "%s: %s", strategy, res.output);
+	f = strstr(res.output, "F ");
+	g = strstr(res.output, "\nG ");
+	TEST_ASSERT(f != NULL && g != NULL &&
+					sscanf(f, "F %d %d", &before, &after) ==
+							2 &&
+					sscanf(g, "\nG %d", &all) == 1,
+			"%s: %s", strategy, res.output);
+	printf("%s: %d page files after init, %d after one page read, %d "
+	       "after all\n",
+			strategy, before, after, all);
+	TEST_ASSERT_EQUAL(after, before + 1, "%s: one page read", strategy);
+	/* Debug builds' heap may add a page of its own. */
+	n = strstr(res.output, ": all ");
+	TEST_ASSERT(n != NULL && sscanf(n, ": all %d pages", &pages) == 1 &&
+					before < pages && all >= pages,
+			"%s: %s", strategy, res.output);
+	mi_found(res.output, found, sizeof(found));
+	TEST_ASSERT(strcmp(made, found) == 0, "%s: made\n%sfound\n%s", strategy,
+			made, found);
+	return TEST_SUCCESS;
+}
+
+/*
+ * A hugetlb cgroup allowing the image's pages and @p spare more,
+ * reservations included: a page whose file is made as it is filled
+ * reserves its page, then gives up the one init reserved for it, or
+ * gives that up first when there is no spare. Every page comes in, and
+ * the cgroup's peak of reserved pages says none was reserved twice for
+ * long: at most one more per filling thread (the handler and one
+ * prefetcher on 2 CPUs).
+ */
+static int
+mi_lazy_pool(const struct mi_case *c, const char *img, const char *made,
+		const char *strategy, unsigned int spare)
+{
+	const char *const lazy[] = { strategy, "--iova-mode=va",
+		"--memzone-image-threads=1", NULL };
+	uint64_t page_sz = test_huge_page_size(), peak;
+	char img_arg[PATH_MAX + 32], found[4096];
+	struct test_child_result res;
+	struct test_hugetlb_cg cg;
+	const char *args[16], *n;
+	int ret, pages;
+
+	/* Debug builds' larger element headers can take a page more. */
+	TEST_ASSERT_SUCCESS(mi_lazy_run(c, img, lazy, "mi_show", &res), "run");
+	n = strstr(res.output, ": all ");
+	TEST_ASSERT(res.exit_code == 0 && n != NULL &&
+					sscanf(n, ": all %d pages", &pages) ==
+							1,
+			"%s: %s", strategy, res.output);
+	TEST_ASSERT_EQUAL(mi_forget(c), TEST_SUCCESS, "forget");
+	mi_restore_args(c, img, lazy, NULL, img_arg, args);
+	TEST_ASSERT_SUCCESS(test_hugetlb_cg_create(&cg, page_sz,
+					    (pages + spare) * page_sz, true),
+			"cannot make a hugetlb cgroup");
+	test_hugetlb_cg_enter(&cg);
+	ret = test_child_run("mi_touch", args, &res);
+	peak = test_hugetlb_cg_read(&cg, page_sz, "rsvd.max_usage_in_bytes");
+	test_hugetlb_cg_destroy(&cg);
+	TEST_ASSERT_SUCCESS(ret, "run");
+	printf("%s, %d pages and %u spare: at most %" PRIu64
+	       " pages reserved\n",
+			strategy, pages, spare, peak / page_sz);
+	TEST_ASSERT(peak <= (uint64_t)(pages + 2) * page_sz,
+			"%s: %" PRIu64 " pages reserved at once", strategy,
+			peak / page_sz);
+	TEST_ASSERT_EQUAL(res.exit_code, 0, "%s: %s", strategy, res.output);
+	mi_found(res.output, found, sizeof(found));
+	TEST_ASSERT(strcmp(made, found) == 0, "%s: made\n%sfound\n%s", strategy,
+			made, found);
+	mi_print_line(res.output, "given back unfilled)");
+	return TEST_SUCCESS;
+}
+
 /*
  * A lazy restore with --keep-memzones, on touch only, that exits before
  * touching anything: the kept files must still hold every byte, which
@@ -1719,20 +1859,6 @@ mi_lazy_secondary(const struct mi_case *c, const char *img, const char *made,
 	return TEST_SUCCESS;
 }
 
-/* Forget the case's files, then run child @p action restoring @p img. */
-static int
-mi_lazy_run(const struct mi_case *c, const char *img, const char *const *lazy,
-		const char *action, struct test_child_result *res)
-{
-	char img_arg[PATH_MAX + 32];
-	const char *args[16];
-
-	TEST_ASSERT_EQUAL(mi_forget(c), TEST_SUCCESS, "forget");
-	mi_restore_args(c, img, lazy, NULL, img_arg, args);
-	TEST_ASSERT_SUCCESS(test_child_run(action, args, res), "run");
-	return TEST_SUCCESS;
-}
-
 /*
  * A memzone freed before its pages were filled: they are given back
  * unfilled, never filled later over whatever took their place, and the
@@ -1876,6 +2002,17 @@ mi_lazy_body(struct mi_case *c)
 		TEST_ASSERT_EQUAL(
 				mi_lazy_fork(c, img, made, lazy_strategies[r]),
 				TEST_SUCCESS, "%s, fork", lazy_strategies[r]);
+		TEST_ASSERT_EQUAL(
+				mi_lazy_files(c, img, made, lazy_strategies[r]),
+				TEST_SUCCESS, "%s, files", lazy_strategies[r]);
+		TEST_ASSERT_EQUAL(mi_lazy_pool(c, img, made, lazy_strategies[r],
+						  0),
+				TEST_SUCCESS, "%s, exact pool",
+				lazy_strategies[r]);
+		TEST_ASSERT_EQUAL(mi_lazy_pool(c, img, made, lazy_strategies[r],
+						  16),
+				TEST_SUCCESS, "%s, pool to spare",
+				lazy_strategies[r]);
 	}
 	TEST_ASSERT_EQUAL(mi_lazy_secondary(c, img, made,
 					  "--memzone-image-prefetch=on"),

@@ -208,10 +208,23 @@ struct lazy_fill_call {
 };
 
 static int
-lazy_fill_call(void *arg)
+lazy_fill_view_call(void *view, void *arg, char *err, size_t len)
 {
 	struct lazy_fill_call *f = arg;
 
+	return f->lz->ops->fill_view(f->lz, f->p, view, f->bounce, err, len);
+}
+
+/* A page without its file yet gets it now, filled before it is mapped. */
+static int
+lazy_fill_call(void *arg)
+{
+	struct lazy_fill_call *f = arg;
+	const void *addr = (const void *)(uintptr_t)f->p->addr;
+
+	if (eal_memalloc_page_deferred(addr))
+		return eal_memalloc_fill_deferred(addr, lazy_fill_view_call, f,
+				f->why, sizeof(f->why));
 	return f->lz->ops->fill(f->lz, f->p, f->bounce, f->why, sizeof(f->why));
 }
 

@@ -7,8 +7,9 @@
 
 /*
  * Lazy --memzone-image strategies: rte_eal_init() returns as soon as the
- * pages under the memzones are mapped empty and registered with a
- * userfaultfd. From then on a handler thread fills each page the process
+ * pages under the memzones are mapped empty (EAL_MAP_DEFERRED: with a file
+ * per page, their files are made as they are filled) and registered with
+ * a userfaultfd. From then on a handler thread fills each page the process
  * touches first, and prefetch threads fill the others in address order;
  * a page is filled once, by whichever gets to it first (a claim per
  * page). When every page is in, the registration goes and the threads
@@ -56,6 +57,16 @@ struct malloc_image_lazy_ops {
 	int (*fill)(const struct malloc_image_lazy *lz,
 			const struct malloc_image_lazy_page *p, void *bounce,
 			char *err, size_t len);
+	/*
+	 * Fill page @p p, mapped EAL_MAP_DEFERRED, through @p view: a
+	 * mapping of its new file that no other thread sees, put in place
+	 * afterwards (eal_memalloc_fill_deferred()); @p bounce as for fill.
+	 *
+	 * @return 0, or a negative errno with one line in @p err.
+	 */
+	int (*fill_view)(const struct malloc_image_lazy *lz,
+			const struct malloc_image_lazy_page *p, void *view,
+			void *bounce, char *err, size_t len);
 };
 
 /* The page fill descriptor of @p lz (eal_fill_open()), for fill(). */

@@ -309,14 +309,14 @@ malloc_image_map(struct rte_mem_config *mcfg, bool kept,
 		ret = restore_check_zones(p->img, err, err_len);
 	if (ret == 0)
 		p->ops = restore_strategy(p->img);
-	if (ret == 0 && p->ops->fill == EAL_MAP_EMPTY)
+	if (ret == 0 && p->ops->fill != EAL_MAP_POPULATED)
 		ret = restore_check_unmapped(mcfg, p->img, err, err_len);
 	/*
 	 * Pages mapped empty are holes in the kept files until filled: the
 	 * mark says so to the next start, before there is any (none without
 	 * memzones: the lazy engine does not even start then).
 	 */
-	if (ret == 0 && p->ops->fill == EAL_MAP_EMPTY &&
+	if (ret == 0 && p->ops->fill != EAL_MAP_POPULATED &&
 			opts->keep_memzones != EAL_KEEP_OFF &&
 			p->img->hdr.n_zones != 0) {
 		ret = eal_keep_filling(true);
@@ -332,7 +332,7 @@ malloc_image_map(struct rte_mem_config *mcfg, bool kept,
 	if (ret == 0)
 		ret = restore_fill(mcfg, p, err, err_len);
 	if (ret < 0) {
-		if (p->ops != NULL && p->ops->fill == EAL_MAP_EMPTY)
+		if (p->ops != NULL && p->ops->fill != EAL_MAP_POPULATED)
 			eal_keep_filling(false);
 		rte_memzone_image_close(p->img);
 		free(p);

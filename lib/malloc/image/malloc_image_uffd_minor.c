@@ -12,7 +12,9 @@
  * size (1 GB pages need no 1 GB buffer), but the kernel clears the page
  * when the view first touches it. A thread touching the page between the
  * fill and the CONTINUE takes a minor fault, served by the same claim
- * (malloc_image_lazy.c).
+ * (malloc_image_lazy.c). A page whose file is made as it is filled
+ * (EAL_MAP_DEFERRED) is read into a view of the new file, which is then
+ * mapped in place: no UFFDIO_CONTINUE.
  */
 
 #include <errno.h>
@@ -49,11 +51,22 @@ uffd_minor_fill(const struct malloc_image_lazy *lz,
 			"it was mapped before it was filled", err, len);
 }
 
+/* A page that gets its file now: read straight into the new file. */
+static int
+uffd_minor_fill_view(const struct malloc_image_lazy *lz,
+		const struct malloc_image_lazy_page *p, void *view,
+		void *bounce, char *err, size_t len)
+{
+	RTE_SET_USED(bounce);
+	return malloc_image_lazy_build(lz, p, view, err, len);
+}
+
 static const struct malloc_image_lazy_ops uffd_minor_ops = {
 	.name = "uffd-minor",
 	.mode = EAL_FILL_FROM_FILE,
 	.bounce = false,
 	.fill = uffd_minor_fill,
+	.fill_view = uffd_minor_fill_view,
 };
 
 /*
@@ -70,6 +83,11 @@ uffd_minor_probe(const struct rte_memzone_image *img, char *err, size_t len)
 		return 0;
 	ret = eal_memalloc_page_view(
 			(const void *)(uintptr_t)img->zones[0].addr, &view);
+	if (ret == -ENOENT &&
+			eal_memalloc_page_deferred(
+					(const void *)(uintptr_t)img->zones[0]
+							.addr))
+		return 0; /* its file comes with its fill */
 	if (ret < 0)
 		return malloc_image_err_out(err, len, ret,
 				"--memzone-image-strategy=uffd-minor fills pages "
@@ -96,6 +114,6 @@ uffd_minor_start(struct malloc_image_reader *r, char *err, size_t len)
 
 const struct malloc_image_strategy malloc_image_by_uffd_minor = {
 	.id = EAL_IMAGE_UFFD_MINOR,
-	.fill = EAL_MAP_EMPTY,
+	.fill = EAL_MAP_DEFERRED,
 	.start = uffd_minor_start,
 };
