@@ -70,6 +70,11 @@ struct malloc_image_lazy {
 	uint32_t done_seq;
 	uint32_t done_waiters; /* atomic */
 	uint64_t n_touched; /* of them, filled for a fault (atomic) */
+	/*
+	 * 1 while the handler serves faults: prefetchers start no fill
+	 * meanwhile (a futex word).
+	 */
+	uint32_t serving;
 	uint64_t n_dropped; /* of them, given back unfilled (atomic) */
 	bool watching; /* lazy_mem_event() registered */
 	int stop; /* atomic: cleanup wants the threads gone */
@@ -354,6 +359,8 @@ lazy_prefetch(void *arg)
 	if (__atomic_load_n(&lz->n_done, __ATOMIC_ACQUIRE) != lz->n_pages &&
 			lazy_bounce_get(lz, &b, false) == 0) {
 		while (!__atomic_load_n(&lz->stop, __ATOMIC_RELAXED)) {
+			while (__atomic_load_n(&lz->serving, __ATOMIC_ACQUIRE))
+				eal_os_futex_wait(&lz->serving, 1, 10);
 			i = __atomic_fetch_add(&lz->next, 1, __ATOMIC_RELAXED);
 			if (i >= lz->n_pages)
 				break;
@@ -600,8 +607,13 @@ lazy_handler(void *arg)
 	for (;;) {
 		if (poll(pfd, 2, -1) < 0 && errno != EINTR)
 			lazy_handler_lost(lz, "poll");
-		if ((pfd[0].revents & POLLIN) && !lazy_drain(lz, b.buf))
-			lazy_handler_lost(lz, "read");
+		if (pfd[0].revents & POLLIN) {
+			__atomic_store_n(&lz->serving, 1, __ATOMIC_RELEASE);
+			if (!lazy_drain(lz, b.buf))
+				lazy_handler_lost(lz, "read");
+			__atomic_store_n(&lz->serving, 0, __ATOMIC_RELEASE);
+			eal_os_futex_wake(&lz->serving);
+		}
 		if (pfd[1].revents & POLLIN)
 			break;
 	}
