@@ -218,6 +218,9 @@ check_entries(void)
 	return TEST_SUCCESS;
 }
 
+/* What the last run_use() printed. */
+static struct test_child_result use_res;
+
 /*
  * Run the child "hostile_use" with EAL option @p opt (or none), as user
  * @p uid (or this one); it must succeed without mapping the entries of
@@ -232,7 +235,7 @@ run_use(const char *opt, const char *uid, unsigned int foreign)
 	char dir_arg[PATH_MAX + 16];
 	const char *args[12] = { dir_arg, "--file-prefix=" HOSTILE_PREFIX, "-m",
 		HOSTILE_MB };
-	struct test_child_result res;
+	struct test_child_result *res = &use_res;
 	unsigned int n = 4, i;
 
 	if (opt != NULL)
@@ -244,11 +247,11 @@ run_use(const char *opt, const char *uid, unsigned int foreign)
 	snprintf(dir_arg, sizeof(dir_arg), "--huge-dir=%s", dir);
 	if (uid != NULL)
 		setenv("RTEMEM_TEST_CHILD_UID", uid, 1);
-	TEST_ASSERT_SUCCESS(test_child_run("hostile_use", args, &res), "run");
+	TEST_ASSERT_SUCCESS(test_child_run("hostile_use", args, res), "run");
 	unsetenv("RTEMEM_TEST_CHILD_UID");
-	TEST_ASSERT_EQUAL(res.exit_code, 0, "%s: exit %d signal %d:\n%s",
-			opt != NULL ? opt : "default mode", res.exit_code,
-			res.signal, res.output);
+	TEST_ASSERT_EQUAL(res->exit_code, 0, "%s: exit %d signal %d:\n%s",
+			opt != NULL ? opt : "default mode", res->exit_code,
+			res->signal, res->output);
 	return TEST_SUCCESS;
 }
 
@@ -328,6 +331,8 @@ test_hostile_exposed_file(void)
 			"file");
 	TEST_ASSERT_SUCCESS(run_use("--huge-unlink=never", NULL, 0), "never");
 	entry_path(path, sizeof(path), HOSTILE_PREFIX "map_0");
+	TEST_ASSERT(strstr(use_res.output, path) != NULL,
+			"warning without %s: %s", path, use_res.output);
 	TEST_ASSERT(stat(path, &st) == 0 && (st.st_mode & 0777) == 0600,
 			"mode %o", (unsigned int)(st.st_mode & 0777));
 	test_dir_clear(dir);

@@ -104,8 +104,8 @@ file_open(const struct eal_mem *mem, unsigned int l, unsigned int idx,
 
 	*dirty = false;
 	file_name(mem, l, idx, name, sizeof(name));
-	fd = eal_hugefile_open_locked(
-			mem->local[l].dir_fd, name, mem->policy->reuse, f);
+	fd = eal_hugefile_open_locked(mem->local[l].dir_fd, mem->local[l].dir,
+			name, mem->policy->reuse, f);
 	if (fd < 0)
 		return fd;
 	if (f->size != page_sz)
@@ -856,12 +856,13 @@ file_kept(const struct eal_mem *mem, unsigned int l, unsigned int idx,
 		unsigned int n, char *why, size_t why_len)
 {
 	uint64_t page_sz = mem->mcfg->memsegs[l].page_sz;
-	char path[PATH_MAX];
+	char name[NAME_MAX + 1];
 	unsigned int i;
 
 	for (i = 0; i < n; i++) {
-		file_path(mem, l, idx + i, path, sizeof(path));
-		if (eal_hugefile_holds(path, page_sz, why, why_len) < 0)
+		file_name(mem, l, idx + i, name, sizeof(name));
+		if (eal_hugefile_holds(mem->local[l].dir_fd, mem->local[l].dir,
+				    name, page_sz, why, why_len) < 0)
 			return -ENOENT;
 	}
 	return 0;

@@ -127,7 +127,7 @@ single_open_file(struct eal_mem *mem, unsigned int l)
 	 * Once running, a file found is never a leftover (those went at
 	 * init): a secondary may have made it, and may be using it.
 	 */
-	fd = eal_hugefile_open_locked(AT_FDCWD, path,
+	fd = eal_hugefile_open_locked(AT_FDCWD, NULL, path,
 			mem->policy->reuse || mem->init_done, &f);
 	if (fd == -EPERM) {
 		EAL_LOG(WARNING,
@@ -464,7 +464,8 @@ single_kept(const struct eal_mem *mem, unsigned int l, unsigned int idx,
 
 	/* Holes cannot be seen in hugetlbfs: the size is what is checked. */
 	single_path(mem, l, path, sizeof(path));
-	return eal_hugefile_holds(path, (uint64_t)(idx + n) * page_sz, why,
+	return eal_hugefile_holds(AT_FDCWD, NULL, path,
+			       (uint64_t)(idx + n) * page_sz, why,
 			       why_len) < 0 ?
 			-ENOENT :
 			0;

@@ -348,10 +348,21 @@ hugefile_try_open_locked(int dirfd, const char *path, bool expect_existing,
 	return fd;
 }
 
-int
-eal_hugefile_open_locked(int dirfd, const char *path, bool reuse,
-		struct eal_hugefile_found *f)
+/* @p path under @p dir (NULL: @p path is whole), for messages. */
+static const char *
+hugefile_shown(const char *dir, const char *path, char *buf, size_t len)
 {
+	if (dir == NULL)
+		return path;
+	snprintf(buf, len, "%s/%s", dir, path);
+	return buf;
+}
+
+int
+eal_hugefile_open_locked(int dirfd, const char *dir, const char *path,
+		bool reuse, struct eal_hugefile_found *f)
+{
+	char shown[PATH_MAX];
 	int fd;
 
 	f->why[0] = '\0';
@@ -361,7 +372,8 @@ eal_hugefile_open_locked(int dirfd, const char *path, bool reuse,
 	 * its data; being ours, it may go. Anything else stays as it is.
 	 */
 	if (fd == -EACCES) {
-		EAL_LOG(WARNING, "%s is %s: replaced by a new file", path,
+		EAL_LOG(WARNING, "%s is %s: replaced by a new file",
+				hugefile_shown(dir, path, shown, sizeof(shown)),
 				f->why);
 		if (eal_os_unlinkat(dirfd, path) < 0)
 			return -EPERM;
@@ -565,11 +577,14 @@ eal_hugefile_layout_check(
 }
 
 int
-eal_hugefile_holds(const char *path, uint64_t size, char *why, size_t why_len)
+eal_hugefile_holds(int dirfd, const char *dir, const char *name, uint64_t size,
+		char *why, size_t why_len)
 {
+	char shown[PATH_MAX];
+	const char *path = hugefile_shown(dir, name, shown, sizeof(shown));
 	struct stat st;
 
-	if (lstat(path, &st) != 0) {
+	if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) != 0) {
 		snprintf(why, why_len, "%s is missing", path);
 		return -1;
 	}

@@ -100,13 +100,16 @@ void eal_hugefile_prefix_unlock(
  * but open to others is replaced by a new file (its data may have been
  * read or changed by others); anything else is left as it is.
  *
+ * @p path is relative to @p dirfd, which messages name as @p dir (NULL
+ * when @p path is whole).
+ *
  * @return the descriptor, with @p f saying whether this call made the
  *   file and, for one it found, its size and allocated bytes; -EBUSY if
  *   another process holds it; -EPERM if the entry is not ours (what it
  *   is in f->why: "a FIFO", "owned by uid 1000"); or another -errno.
  */
-int eal_hugefile_open_locked(int dirfd, const char *path, bool reuse,
-		struct eal_hugefile_found *f);
+int eal_hugefile_open_locked(int dirfd, const char *dir, const char *path,
+		bool reuse, struct eal_hugefile_found *f);
 
 /*
  * Remove the files of @p prefix in @p dir that no process holds locked
@@ -146,14 +149,15 @@ int eal_hugefile_count_pages(const char *dir, const char *prefix,
 		uint64_t page_sz, bool single_file);
 
 /*
- * Whether @p path is a kept page file: a regular file of the effective
- * user, no group or other access, at least @p size bytes long, with
- * pages behind it.
+ * Whether @p path (relative to @p dirfd, named @p dir in messages as for
+ * eal_hugefile_open_locked()) is a kept page file: a regular file of the
+ * effective user, no group or other access, at least @p size bytes long,
+ * with pages behind it.
  *
  * @return 0, or -1 with what it is instead in @p why ("... is missing").
  */
-int eal_hugefile_holds(
-		const char *path, uint64_t size, char *why, size_t why_len);
+int eal_hugefile_holds(int dirfd, const char *dir, const char *path,
+		uint64_t size, char *why, size_t why_len);
 
 /*
  * Open @p path, a file another process of the prefix made and maps, to
