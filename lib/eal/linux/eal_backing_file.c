@@ -721,7 +721,6 @@ file_attach(struct eal_mem *mem, unsigned int l, unsigned int idx,
 		unsigned int n)
 {
 	const struct rte_memseg_list *msl = &mem->mcfg->memsegs[l];
-	bool hole = file_hole_open(mem, msl, idx, n, 1);
 	char name[NAME_MAX + 1], path[PATH_MAX];
 	unsigned int i;
 	int fd, ret = 0;
@@ -736,13 +735,11 @@ file_attach(struct eal_mem *mem, unsigned int l, unsigned int idx,
 			ret = fd;
 			break;
 		}
-		ret = file_map_slot(msl, idx + i, fd, hole);
+		ret = file_map_slot(msl, idx + i, fd, false);
 		eal_os_close(fd);
 		if (ret < 0)
 			break;
 	}
-	if (ret < 0 && hole)
-		file_hole_fill(msl, idx + i, n - i);
 	/* Faulted in now: a page that is not there fails here, not later. */
 	if (ret == 0)
 		ret = eal_os_populate(eal_msl_slot_addr(msl, idx),
