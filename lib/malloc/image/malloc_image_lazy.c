@@ -90,6 +90,12 @@ struct malloc_image_lazy {
 
 /* The one lazy restore of this process, from init to cleanup or done. */
 static struct malloc_image_lazy *lazy_running;
+/*
+ * Held by fork()'s handler while it fills what is left, and by the stop
+ * that frees lazy_running: a fork() in one thread racing
+ * rte_eal_cleanup() in another would otherwise fill through freed state.
+ */
+static pthread_mutex_t lazy_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* lazy_atfork_prepare() is registered once, with the first restore. */
 static pthread_once_t lazy_atfork_once = PTHREAD_ONCE_INIT;
@@ -856,7 +862,9 @@ lazy_start(const struct malloc_image_lazy_ops *ops,
 	lz->n_prefetch_want = r->prefetch ? lazy_n_prefetch(lz, r->n_threads) :
 					    0;
 	pthread_once(&lazy_atfork_once, lazy_atfork_register);
+	pthread_mutex_lock(&lazy_lock);
 	__atomic_store_n(&lazy_running, lz, __ATOMIC_RELEASE);
+	pthread_mutex_unlock(&lazy_lock);
 	EAL_LOG(INFO,
 			"--memzone-image-strategy=%s: %" PRIu64
 			" pages of %s registered in %.3f ms; filled on first "
@@ -948,15 +956,18 @@ lazy_complete(struct malloc_image_lazy *lz, const char *why)
 static void
 lazy_atfork_prepare(void)
 {
-	struct malloc_image_lazy *lz = __atomic_load_n(
-			&lazy_running, __ATOMIC_ACQUIRE);
+	struct malloc_image_lazy *lz;
 	uint64_t i, n;
 
+	pthread_mutex_lock(&lazy_lock);
+	lz = __atomic_load_n(&lazy_running, __ATOMIC_ACQUIRE);
 	/* Every page in: the child finds them all, nothing to wait for. */
 	if (lz == NULL ||
 			__atomic_load_n(&lz->n_done, __ATOMIC_ACQUIRE) ==
-					lz->n_pages)
+					lz->n_pages) {
+		pthread_mutex_unlock(&lazy_lock);
 		return;
+	}
 	n = lazy_complete(lz, "before fork(), which the child would see empty");
 	for (i = 0; i < lz->n_pages; i++)
 		lazy_wait_done(lz, i);
@@ -965,6 +976,7 @@ lazy_atfork_prepare(void)
 				"--memzone-image-strategy=%s: fork(): filled "
 				"the %" PRIu64 " pages left first",
 				lz->ops->name, n);
+	pthread_mutex_unlock(&lazy_lock);
 }
 
 static void
@@ -977,14 +989,12 @@ lazy_atfork_register(void)
 				"pages left empty");
 }
 
-void
-malloc_image_lazy_stop(void)
+/* Stop @p lz and free it, under lazy_lock. */
+static void
+lazy_end(struct malloc_image_lazy *lz)
 {
-	struct malloc_image_lazy *lz = lazy_running;
 	unsigned int i;
 
-	if (lz == NULL)
-		return;
 	/* The kept files must hold the memzones' bytes once we are gone. */
 	if (lz->complete_at_stop)
 		lazy_complete(lz,
@@ -1009,4 +1019,16 @@ malloc_image_lazy_stop(void)
 	__atomic_store_n(lz->filling, EAL_IMAGE_FILLED, __ATOMIC_RELEASE);
 	__atomic_store_n(&lazy_running, NULL, __ATOMIC_RELEASE);
 	lazy_free(lz);
+}
+
+void
+malloc_image_lazy_stop(void)
+{
+	struct malloc_image_lazy *lz;
+
+	pthread_mutex_lock(&lazy_lock);
+	lz = lazy_running;
+	if (lz != NULL)
+		lazy_end(lz);
+	pthread_mutex_unlock(&lazy_lock);
 }
