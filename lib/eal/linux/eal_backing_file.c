@@ -625,6 +625,9 @@ file_map(struct eal_mem *mem, unsigned int l, unsigned int idx, unsigned int n,
 		return -ENOMEM;
 	pthread_mutex_init(&r.anon_lock, NULL);
 	r.hole = file_hole_open(mem, msl, idx, n, threads);
+	if (r.hole)
+		EAL_LOG(DEBUG, "mapping %u pages into a hole at %p", n,
+				eal_msl_slot_addr(msl, idx));
 	ret = eal_populate_run(
 			threads, msl->socket_id, n, file_map_one, &r, mapped);
 	pthread_mutex_destroy(&r.anon_lock);
