@@ -40,4 +40,25 @@ eal_bitmap_set_range(uint64_t *bm, unsigned int idx, unsigned int n, bool v)
 	}
 }
 
+/*
+ * Bit @p i of @p bm, and setting it to @p v, where other threads may set
+ * other bits of the same word at the same time.
+ */
+static inline bool
+eal_bitmap_get_atomic(const uint64_t *bm, unsigned int i)
+{
+	return (__atomic_load_n(&bm[i / 64], __ATOMIC_ACQUIRE) >> (i % 64)) & 1;
+}
+
+static inline void
+eal_bitmap_set_atomic(uint64_t *bm, unsigned int i, bool v)
+{
+	if (v)
+		__atomic_fetch_or(&bm[i / 64], RTE_BIT64(i % 64),
+				__ATOMIC_RELEASE);
+	else
+		__atomic_fetch_and(&bm[i / 64], ~RTE_BIT64(i % 64),
+				__ATOMIC_RELEASE);
+}
+
 #endif /* _EAL_BITMAP_H_ */

@@ -157,6 +157,7 @@ eal_mem_setup(struct eal_mem *mem, const struct eal_options *opts,
 	/* The identity shared locks record their holders by. */
 	mem->mp.self = eal_proc_self_id();
 	pthread_mutex_init(&mem->fd_lock, NULL);
+	pthread_mutex_init(&mem->pool_lock, NULL);
 	mem->keep.fd = -1;
 	for (i = 0; i < RTE_DIM(mem->prefix_lock_fd); i++)
 		mem->prefix_lock_fd[i] = -1;

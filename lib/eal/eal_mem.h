@@ -173,6 +173,13 @@ struct eal_mem {
 	int prefix_lock_fd[EAL_MAX_PAGE_SIZES]; /* per hugetlbfs dir, or -1 */
 	int pagemap_fd; /* /proc/self/pagemap, kept open for IOVA as PA */
 	pthread_mutex_t fd_lock; /* guards seg_fds: walks may run in parallel */
+	/*
+	 * Held by the backing while it takes hugepages from the pool, and
+	 * by a deferred page's fill while it trades the page's reservation
+	 * for one of its own file (EAL_MAP_DEFERRED), so that no other
+	 * mapping of this process takes the page in between.
+	 */
+	pthread_mutex_t pool_lock;
 	struct eal_mem_events events; /* callbacks and validators */
 	struct eal_keep keep; /* --keep-memzones table */
 	int config_fd; /* the runtime directory's config file, or -1 */

@@ -565,7 +565,9 @@ eal_memalloc_fill_deferred(const void *addr,
 
 	if (mem == NULL || mem->backing->deferred == NULL ||
 			!mem->backing->deferred(mem, l, idx)) {
-		snprintf(err, err_len, "the page at %p has its file already",
+		snprintf(err, err_len,
+				"%p is not a page waiting for its file (mapped "
+				"EAL_MAP_DEFERRED)",
 				addr);
 		return -EALREADY;
 	}

@@ -312,8 +312,9 @@ void *rte_mem_iova2virt(rte_iova_t iova);
  *   The descriptor, or -1 with rte_errno: ENOTSUP (`--no-huge`, the
  *   file was unlinked: `--huge-unlink=always`, or @p ms is external
  *   memory, which has no file known to rtemem), ENOENT (the file of the
- *   list is closed), EINVAL (@p ms is not a mapped page), or the error of
- *   opening the page's file.
+ *   list is closed), EINVAL (@p ms is not a mapped page), EAGAIN (a page
+ *   a lazy `--memzone-image` restore has not filled yet: its file comes
+ *   with its first touch), or the error of opening the page's file.
  */
 int rte_memseg_get_fd(const struct rte_memseg *ms);
 

@@ -145,7 +145,8 @@ file_is_anon(const struct eal_mem *mem, unsigned int l, unsigned int idx)
 {
 	const uint64_t *bm = mem->local[l].anon_slots;
 
-	return bm != NULL && eal_bitmap_get(bm, idx);
+	/* A deferred page's fill may set another bit of the word. */
+	return bm != NULL && eal_bitmap_get_atomic(bm, idx);
 }
 
 /* The list's table of page descriptors, all -1 at first. */
@@ -165,6 +166,22 @@ file_seg_fds(struct eal_mem *mem, unsigned int l)
 	return 0;
 }
 
+/* The list's memfd tables: its descriptors and which slots are memfds. */
+static int
+file_anon_tables(struct eal_mem *mem, unsigned int l)
+{
+	struct eal_msl_local *loc = &mem->local[l];
+
+	if (loc->anon_slots == NULL) {
+		loc->anon_slots = calloc(
+				eal_bitmap_words(mem->mcfg->memsegs[l].n_segs),
+				sizeof(uint64_t));
+		if (loc->anon_slots == NULL)
+			return -ENOMEM;
+	}
+	return file_seg_fds(mem, l);
+}
+
 /* Serve slot @p idx from a memfd: its file's name is taken. */
 static int
 file_map_anon(struct eal_mem *mem, unsigned int l, unsigned int idx,
@@ -174,13 +191,7 @@ file_map_anon(struct eal_mem *mem, unsigned int l, unsigned int idx,
 	struct eal_msl_local *loc = &mem->local[l];
 	int fd, ret;
 
-	if (loc->anon_slots == NULL) {
-		loc->anon_slots = calloc(eal_bitmap_words(msl->n_segs),
-				sizeof(uint64_t));
-		if (loc->anon_slots == NULL)
-			return -ENOMEM;
-	}
-	ret = file_seg_fds(mem, l);
+	ret = file_anon_tables(mem, l);
 	if (ret < 0)
 		return ret;
 	fd = eal_os_memfd_huge("rtemem_slot", msl->page_sz);
@@ -196,7 +207,7 @@ file_map_anon(struct eal_mem *mem, unsigned int l, unsigned int idx,
 		return ret == -ENOSPC ? -ENOMEM : ret;
 	}
 	loc->seg_fds[idx] = fd;
-	eal_bitmap_set_range(loc->anon_slots, idx, 1, true);
+	eal_bitmap_set_atomic(loc->anon_slots, idx, true);
 	return 0;
 }
 
@@ -205,8 +216,10 @@ static void
 file_anon_clear(struct eal_mem *mem, unsigned int l, unsigned int idx,
 		unsigned int n)
 {
-	if (mem->local[l].anon_slots != NULL)
-		eal_bitmap_set_range(mem->local[l].anon_slots, idx, n, false);
+	unsigned int i;
+
+	for (i = idx; mem->local[l].anon_slots != NULL && i < idx + n; i++)
+		eal_bitmap_set_atomic(mem->local[l].anon_slots, i, false);
 }
 
 /* A run being mapped, page by page, by one or more threads. */
@@ -368,9 +381,10 @@ file_hole_close(const struct rte_memseg_list *msl, unsigned int idx,
  * filled (file_place()), which reserves its page: one reservation of
  * the count goes then, by truncating the file by a page (a hole punched
  * would keep it). That runs in threads serving a userfaultfd while
- * others unmap slots: the count and each slot's flag are atomic, and
- * truncations racing with each other end at the smallest size, which is
- * the count left.
+ * others unmap slots: the count and each slot's flag are atomic. Racing
+ * truncations may leave the file longer than the count says, never the
+ * reservations: growing a hugetlbfs file reserves nothing, so what stays
+ * reserved is what the smallest of them left, the count.
  */
 struct eal_msl_deferred {
 	int holder_fd;
@@ -394,7 +408,10 @@ file_deferred(const struct eal_mem *mem, unsigned int l, unsigned int idx)
 			DEFER_NONE;
 }
 
-/* The list's stand-in file, made on first use. */
+/*
+ * The list's stand-in file, made on first use, and its memfd tables, so
+ * that a fill never allocates one (file_place_anon()).
+ */
 static struct eal_msl_deferred *
 file_defer_holder(struct eal_mem *mem, unsigned int l, int *ret)
 {
@@ -403,8 +420,9 @@ file_defer_holder(struct eal_mem *mem, unsigned int l, int *ret)
 	struct eal_msl_deferred *d = loc->deferred;
 	int fd;
 
-	if (d != NULL)
-		return d;
+	*ret = file_anon_tables(mem, l);
+	if (*ret < 0 || d != NULL)
+		return *ret < 0 ? NULL : d;
 	d = calloc(1, sizeof(*d) + msl->n_segs);
 	if (d == NULL) {
 		*ret = -ENOMEM;
@@ -432,11 +450,19 @@ file_defer_unreserve(struct eal_mem *mem, unsigned int l, uint64_t n)
 	const struct rte_memseg_list *msl = &mem->mcfg->memsegs[l];
 	struct eal_msl_deferred *d = mem->local[l].deferred;
 	uint64_t left = __atomic_sub_fetch(&d->n_resv, n, __ATOMIC_ACQ_REL);
+	int ret;
 
-	eal_os_truncate(d->holder_fd, (msl->n_segs + left) * msl->page_sz);
+	ret = eal_os_truncate(
+			d->holder_fd, (msl->n_segs + left) * msl->page_sz);
+	if (ret < 0)
+		EAL_LOG(WARNING,
+				"cannot give back %" PRIu64
+				" reserved hugepages of memseg list %u: %s; they "
+				"stay reserved until the process ends",
+				n, l, strerror(-ret));
 }
 
-/* At init only: the reservation grows nowhere else. */
+/* At init (under the memory lock): reservations are added nowhere else. */
 static int
 file_defer(struct eal_mem *mem, unsigned int l, unsigned int idx,
 		unsigned int n)
@@ -452,10 +478,14 @@ file_defer(struct eal_mem *mem, unsigned int l, unsigned int idx,
 	if (d == NULL)
 		return ret;
 	ret = eal_os_huge_reserve(d->holder_fd,
-			(msl->n_segs + d->n_resv) * msl->page_sz, len);
+			(msl->n_segs +
+					__atomic_load_n(&d->n_resv,
+							__ATOMIC_ACQUIRE)) *
+					msl->page_sz,
+			len);
 	if (ret < 0)
 		return ret;
-	d->n_resv += n;
+	__atomic_add_fetch(&d->n_resv, n, __ATOMIC_ACQ_REL);
 	ret = eal_os_map_shared_noreserve(
 			addr, len, d->holder_fd, (off_t)idx * msl->page_sz);
 	if (ret < 0) {
@@ -483,13 +513,19 @@ file_defer_drop(struct eal_mem *mem, unsigned int l, unsigned int idx)
 		file_defer_unreserve(mem, l, 1);
 }
 
-/* Slot @p idx no longer waits for its file, nor holds a reservation. */
+/*
+ * Slot @p idx no longer waits for its file, nor holds a reservation. A
+ * page its stand-in got (touched where no userfaultfd watched) goes too.
+ */
 static void
 file_defer_end(struct eal_mem *mem, unsigned int l, unsigned int idx)
 {
+	uint64_t page_sz = mem->mcfg->memsegs[l].page_sz;
+	struct eal_msl_deferred *d = mem->local[l].deferred;
+
 	file_defer_drop(mem, l, idx);
-	__atomic_store_n(&mem->local[l].deferred->slot[idx], DEFER_NONE,
-			__ATOMIC_RELEASE);
+	eal_os_punch_hole(d->holder_fd, (uint64_t)idx * page_sz, page_sz);
+	__atomic_store_n(&d->slot[idx], DEFER_NONE, __ATOMIC_RELEASE);
 }
 
 static void
@@ -507,7 +543,8 @@ file_defer_free(struct eal_mem *mem, unsigned int l)
 /*
  * A view of @p fd, the new file of deferred slot @p idx. Its page needs
  * a reservation of its own; in a pool with none to spare, the slot's is
- * given up first (another process could take the page in between: the
+ * given up first, under the pool lock so that no other mapping of this
+ * process takes the page in between (another process still could: the
  * fill then fails as a short pool would).
  */
 static int
@@ -520,41 +557,111 @@ file_place_view(struct eal_mem *mem, unsigned int l, unsigned int idx, int fd,
 	ret = eal_os_map_view(fd, 0, page_sz, view);
 	if (ret != -ENOMEM)
 		return ret;
+	pthread_mutex_lock(&mem->pool_lock);
 	file_defer_drop(mem, l, idx);
-	return eal_os_map_view(fd, 0, page_sz, view);
+	ret = eal_os_map_view(fd, 0, page_sz, view);
+	pthread_mutex_unlock(&mem->pool_lock);
+	return ret;
+}
+
+/*
+ * Fill deferred slot @p idx through a view of @p fd, its page's file,
+ * then map the file over the stand-in: a thread touching the page finds
+ * it whole.
+ */
+static int
+file_place_fd(struct eal_mem *mem, unsigned int l, unsigned int idx, int fd,
+		int (*fill)(void *view, void *arg, char *err, size_t err_len),
+		void *arg, char *err, size_t err_len)
+{
+	const struct rte_memseg_list *msl = &mem->mcfg->memsegs[l];
+	void *view;
+	int ret;
+
+	ret = file_place_view(mem, l, idx, fd, &view);
+	if (ret < 0) {
+		snprintf(err, err_len,
+				"cannot map a page of %" PRIu64 " kB: %s",
+				msl->page_sz >> 10, strerror(-ret));
+		return ret;
+	}
+	ret = fill(view, arg, err, err_len);
+	eal_os_va_release(view, msl->page_sz);
+	if (ret < 0)
+		return ret;
+	ret = file_map_slot(msl, idx, fd, false);
+	if (ret < 0)
+		snprintf(err, err_len, "cannot map its file at %p: %s",
+				eal_msl_slot_addr(msl, idx), strerror(-ret));
+	return ret;
+}
+
+/*
+ * The entry with slot @p idx's file name is not a file of ours: its page
+ * comes from a memfd instead, as at start (file_map_anon()); the tables
+ * were made with the stand-in, and other slots' bits change atomically.
+ */
+static int
+file_place_anon(struct eal_mem *mem, unsigned int l, unsigned int idx,
+		int (*fill)(void *view, void *arg, char *err, size_t err_len),
+		void *arg, char *err, size_t err_len)
+{
+	uint64_t page_sz = mem->mcfg->memsegs[l].page_sz;
+	int fd, ret;
+
+	fd = eal_os_memfd_huge("rtemem_slot", page_sz);
+	ret = fd < 0 ? fd : eal_os_truncate(fd, page_sz);
+	if (ret < 0)
+		snprintf(err, err_len, "cannot make a hugepage memfd: %s",
+				strerror(-ret));
+	if (ret == 0)
+		ret = file_place_fd(mem, l, idx, fd, fill, arg, err, err_len);
+	if (ret < 0) {
+		if (fd >= 0)
+			eal_os_close(fd);
+		return ret;
+	}
+	mem->local[l].seg_fds[idx] = fd;
+	eal_bitmap_set_atomic(mem->local[l].anon_slots, idx, true);
+	file_defer_end(mem, l, idx);
+	return 0;
 }
 
 /* Open deferred slot @p idx's file for file_place(), empty. */
 static int
 file_place_open(struct eal_mem *mem, unsigned int l, unsigned int idx,
-		struct eal_hugefile_found *f, char *err, size_t err_len)
+		char *err, size_t err_len)
 {
 	uint64_t page_sz = mem->mcfg->memsegs[l].page_sz;
+	struct eal_hugefile_found f;
 	char path[PATH_MAX];
 	bool dirty;
 	int fd, ret;
 
-	fd = file_open(mem, l, idx, &dirty, f);
-	/* Earlier data: the fill writes the page anew (UFFDIO_COPY needs
-	 * it missing). */
-	ret = fd >= 0 && dirty ? eal_os_punch_hole(fd, 0, page_sz) : 0;
-	if (fd >= 0 && ret == 0)
-		return fd;
-	if (fd >= 0)
-		eal_os_close(fd);
-	else
-		ret = fd;
-	file_path(mem, l, idx, path, sizeof(path));
-	if (ret == -EPERM)
-		snprintf(err, err_len,
-				"%s is %s, not a hugepage file of yours, and a "
-				"page filled after init needs its own file",
-				path, f->why);
-	else if (ret == -EBUSY)
+	fd = file_open(mem, l, idx, &dirty, &f);
+	if (fd < 0)
+		file_path(mem, l, idx, path, sizeof(path));
+	if (fd == -EPERM)
+		EAL_LOG(WARNING,
+				"%s is %s, not a hugepage file of yours: left as "
+				"it is; its page comes from anonymous hugepage "
+				"memory this run and is not kept",
+				path, f.why);
+	else if (fd == -EBUSY)
 		snprintf(err, err_len, "%s is in use by another process", path);
-	else
+	else if (fd < 0)
 		snprintf(err, err_len, "cannot open %s: %s", path,
-				strerror(-ret));
+				strerror(-fd));
+	if (fd < 0 || !dirty)
+		return fd;
+	/* Earlier data: UFFDIO_COPY needs the page missing. */
+	ret = eal_os_punch_hole(fd, 0, page_sz);
+	if (ret == 0)
+		return fd;
+	eal_os_close(fd);
+	file_path(mem, l, idx, path, sizeof(path));
+	snprintf(err, err_len, "cannot drop the earlier data of %s: %s", path,
+			strerror(-ret));
 	return ret;
 }
 
@@ -563,31 +670,14 @@ file_place(struct eal_mem *mem, unsigned int l, unsigned int idx,
 		int (*fill)(void *view, void *arg, char *err, size_t err_len),
 		void *arg, char *err, size_t err_len)
 {
-	const struct rte_memseg_list *msl = &mem->mcfg->memsegs[l];
-	struct eal_hugefile_found f;
-	void *view;
 	int fd, ret;
 
-	fd = file_place_open(mem, l, idx, &f, err, err_len);
+	fd = file_place_open(mem, l, idx, err, err_len);
+	if (fd == -EPERM)
+		return file_place_anon(mem, l, idx, fill, arg, err, err_len);
 	if (fd < 0)
 		return fd;
-	ret = file_place_view(mem, l, idx, fd, &view);
-	if (ret < 0)
-		snprintf(err, err_len,
-				"cannot map a page of %" PRIu64 " kB: %s",
-				msl->page_sz >> 10, strerror(-ret));
-	else {
-		ret = fill(view, arg, err, err_len);
-		eal_os_va_release(view, msl->page_sz);
-	}
-	/* Filled: mapped over the stand-in, a touch finds it whole. */
-	if (ret == 0) {
-		ret = file_map_slot(msl, idx, fd, false);
-		if (ret < 0)
-			snprintf(err, err_len, "cannot map its file at %p: %s",
-					eal_msl_slot_addr(msl, idx),
-					strerror(-ret));
-	}
+	ret = file_place_fd(mem, l, idx, fd, fill, arg, err, err_len);
 	eal_os_close(fd);
 	if (ret < 0) {
 		file_remove(mem, l, idx); /* punched or new: nothing in it */
@@ -623,6 +713,7 @@ file_map(struct eal_mem *mem, unsigned int l, unsigned int idx, unsigned int n,
 	mapped = malloc(n * sizeof(*mapped));
 	if (mapped == NULL)
 		return -ENOMEM;
+	pthread_mutex_lock(&mem->pool_lock);
 	pthread_mutex_init(&r.anon_lock, NULL);
 	r.hole = file_hole_open(mem, msl, idx, n, threads);
 	if (r.hole)
@@ -644,6 +735,7 @@ file_map(struct eal_mem *mem, unsigned int l, unsigned int idx, unsigned int n,
 		if (ret == -EFAULT)
 			ret = -ENOMEM;
 	}
+	pthread_mutex_unlock(&mem->pool_lock);
 	if (ret < 0) {
 		file_rollback(mem, l, idx, n, dirty, mapped);
 		free(mapped);
@@ -799,6 +891,8 @@ file_get_fd(struct eal_mem *mem, unsigned int l, unsigned int idx, int *fd,
 
 	if (mem->policy->unlink_after_map)
 		return -ENOTSUP; /* the file is gone */
+	if (file_deferred(mem, l, idx))
+		return -EAGAIN; /* made when the page is filled */
 	/* Callers hold the hotplug lock only for reading. */
 	pthread_mutex_lock(&mem->fd_lock);
 	ret = file_get_fd_locked(mem, l, idx, fd);
