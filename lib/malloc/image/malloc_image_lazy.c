@@ -91,8 +91,9 @@ struct malloc_image_lazy {
 /* The one lazy restore of this process, from init to cleanup or done. */
 static struct malloc_image_lazy *lazy_running;
 /*
- * Held by fork()'s handler while it fills what is left, and by the stop
- * that frees lazy_running: a fork() in one thread racing
+ * Held from fork()'s prepare handler, which fills what is left, until the
+ * fork is done (released in the parent and in the child), and by the
+ * stop that frees lazy_running: a fork() in one thread racing
  * rte_eal_cleanup() in another would otherwise fill through freed state.
  */
 static pthread_mutex_t lazy_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -353,8 +354,9 @@ lazy_prefetch(void *arg)
 
 	/*
 	 * Prefetching gives way to the application's threads and to the
-	 * handler serving their faults, but is never starved outright: a
-	 * faulting thread may be waiting for the page a prefetcher holds.
+	 * handler serving their faults (no fill starts while it serves
+	 * one), at a low priority rather than none: a faulting thread may
+	 * be waiting for the page a prefetcher holds.
 	 */
 	eal_thread_nice(LAZY_PREFETCH_NICE);
 	/*
@@ -964,10 +966,8 @@ lazy_atfork_prepare(void)
 	/* Every page in: the child finds them all, nothing to wait for. */
 	if (lz == NULL ||
 			__atomic_load_n(&lz->n_done, __ATOMIC_ACQUIRE) ==
-					lz->n_pages) {
-		pthread_mutex_unlock(&lazy_lock);
+					lz->n_pages)
 		return;
-	}
 	n = lazy_complete(lz, "before fork(), which the child would see empty");
 	for (i = 0; i < lz->n_pages; i++)
 		lazy_wait_done(lz, i);
@@ -976,13 +976,20 @@ lazy_atfork_prepare(void)
 				"--memzone-image-strategy=%s: fork(): filled "
 				"the %" PRIu64 " pages left first",
 				lz->ops->name, n);
+}
+
+/* After fork(), in the parent and in the child. */
+static void
+lazy_atfork_done(void)
+{
 	pthread_mutex_unlock(&lazy_lock);
 }
 
 static void
 lazy_atfork_register(void)
 {
-	if (pthread_atfork(lazy_atfork_prepare, NULL, NULL) != 0)
+	if (pthread_atfork(lazy_atfork_prepare, lazy_atfork_done,
+			    lazy_atfork_done) != 0)
 		EAL_LOG(WARNING,
 				"--memzone-image: cannot watch for fork(): a "
 				"child forked before every page is in sees the "

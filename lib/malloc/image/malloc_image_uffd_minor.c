@@ -76,17 +76,20 @@ static const struct malloc_image_lazy_ops uffd_minor_ops = {
 static int
 uffd_minor_probe(const struct rte_memzone_image *img, char *err, size_t len)
 {
+	const void *addr;
 	void *view;
 	int ret;
 
 	if (img->hdr.n_zones == 0)
 		return 0;
-	ret = eal_memalloc_page_view(
-			(const void *)(uintptr_t)img->zones[0].addr, &view);
-	if (ret == -ENOENT &&
-			eal_memalloc_page_deferred(
-					(const void *)(uintptr_t)img->zones[0]
-							.addr))
+	addr = (const void *)(uintptr_t)img->zones[0].addr;
+	/*
+	 * --huge-unlink=always is refused even where pages get their files
+	 * as they are filled (which would not need them later): one rule
+	 * for every layout, and one file per list does need them.
+	 */
+	ret = eal_memalloc_page_view(addr, &view);
+	if (ret == -ENOENT && eal_memalloc_page_deferred(addr))
 		return 0; /* its file comes with its fill */
 	if (ret < 0)
 		return malloc_image_err_out(err, len, ret,
