@@ -46,6 +46,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -378,33 +379,47 @@ mi_child_files(int argc, char **argv)
 }
 REGISTER_CHILD_ACTION(mi_files, mi_child_files)
 
-#define MI_FIFOS 16 /* past the slots of the image's pages */
+/* Page files 0 .. MI_FIFOS - 1 of the first list: the image's pages. */
+#define MI_FIFOS 16
 
 /*
- * Make FIFOs under the page file names argv[1]<n> that no file has yet
- * (pages a lazy restore has not filled), read every memzone, and remove
- * the FIFOs.
+ * Under the page file names argv[1]<n> that no file has yet (pages a
+ * lazy restore has not filled), make FIFOs, or with "held:" before the
+ * names, files of ours held by locks of their own (a second open file
+ * of this process conflicts with the EAL's as another process's would);
+ * read every memzone, and remove what was made.
  */
 static int
 mi_child_fifo(int argc, char **argv)
 {
-	char path[PATH_MAX];
+	const char *names = argc == 2 ? argv[1] : "";
+	bool held = strncmp(names, "held:", 5) == 0;
 	bool made[MI_FIFOS];
+	int fds[MI_FIFOS];
+	char path[PATH_MAX];
 	unsigned int i, n = 0;
 
 	if (argc != 2)
 		return 2;
+	names += held ? 5 : 0;
 	for (i = 0; i < MI_FIFOS; i++) {
-		snprintf(path, sizeof(path), "%s%u", argv[1], i);
-		made[i] = mkfifo(path, 0600) == 0;
+		snprintf(path, sizeof(path), "%s%u", names, i);
+		fds[i] = held ? open(path, O_CREAT | O_EXCL | O_RDWR, 0600) :
+				-1;
+		made[i] = held ? fds[i] >= 0 && flock(fds[i], LOCK_SH) == 0 :
+				 mkfifo(path, 0600) == 0;
 		n += made[i];
 	}
-	printf("%u FIFOs\n", n);
-	mi_print_all();
+	printf("%u entries made\n", n);
+	fflush(stdout);
+	if (n > 0)
+		mi_print_all();
 	for (i = 0; i < MI_FIFOS; i++) {
-		snprintf(path, sizeof(path), "%s%u", argv[1], i);
-		if (made[i])
+		snprintf(path, sizeof(path), "%s%u", names, i);
+		if (made[i] || fds[i] >= 0)
 			unlink(path);
+		if (fds[i] >= 0)
+			close(fds[i]);
 	}
 	return n > 0 ? 0 : 3;
 }
@@ -1722,12 +1737,19 @@ mi_lazy_pool(const struct mi_case *c, const char *img, const char *made,
  * hugepage file of ours may take a page's file name after init (at init
  * such entries of our own directory are removed): the page then comes
  * from a memfd when it is filled, as it would at start, with a warning,
- * and every byte comes in.
+ * and every byte comes in. A file of ours another process holds there
+ * (@p held) fails init at start; past init, it ends the process with one
+ * line naming it: a secondary process or the next start would take that
+ * file for the page.
  */
 static int
 mi_lazy_foreign(const struct mi_case *c, const char *img, const char *made,
-		const char *strategy)
+		const char *strategy, bool held)
 {
+	const char *warn = held ? "is in use by another process; the process "
+				  "cannot go on without it" :
+				  "is a FIFO, not a hugepage file of yours: "
+				  "left as it is";
 	const char *const lazy[] = { strategy, "--iova-mode=va",
 		"--memzone-image-prefetch=off", NULL };
 	char names[PATH_MAX + 64], img_arg[PATH_MAX + 32], found[4096];
@@ -1740,18 +1762,23 @@ mi_lazy_foreign(const struct mi_case *c, const char *img, const char *made,
 				strategy, test_huge_page_size() >> 20);
 		return TEST_SUCCESS;
 	}
-	snprintf(names, sizeof(names), "%s/%smap_", c->dir, c->prefix);
+	snprintf(names, sizeof(names), "%s%s/%smap_", held ? "held:" : "",
+			c->dir, c->prefix);
 	TEST_ASSERT_EQUAL(mi_forget(c), TEST_SUCCESS, "forget");
 	mi_restore_args(c, img, lazy, names, img_arg, args);
 	TEST_ASSERT_SUCCESS(test_child_run("mi_fifo", args, &res), "run");
+	TEST_ASSERT_STR_CONTAINS(res.output, warn, "%s: no line", strategy);
+	mi_print_line(res.output, warn);
+	if (held) {
+		TEST_ASSERT(res.exit_code != 0 && res.signal == 0,
+				"%s: exit %d, signal %d: %s", strategy,
+				res.exit_code, res.signal, res.output);
+		return mi_forget(c);
+	}
 	TEST_ASSERT_EQUAL(res.exit_code, 0, "%s: %s", strategy, res.output);
-	TEST_ASSERT_STR_CONTAINS(res.output,
-			"is a FIFO, not a hugepage file of yours: left as it is",
-			"%s: no warning", strategy);
 	mi_found(res.output, found, sizeof(found));
 	TEST_ASSERT(strcmp(made, found) == 0, "%s: made\n%sfound\n%s", strategy,
 			made, found);
-	mi_print_line(res.output, "is a FIFO");
 	return TEST_SUCCESS;
 }
 
@@ -2094,8 +2121,12 @@ mi_lazy_body(struct mi_case *c)
 				mi_lazy_files(c, img, made, lazy_strategies[r]),
 				TEST_SUCCESS, "%s, files", lazy_strategies[r]);
 		TEST_ASSERT_EQUAL(mi_lazy_foreign(c, img, made,
-						  lazy_strategies[r]),
+						  lazy_strategies[r], false),
 				TEST_SUCCESS, "%s, names taken",
+				lazy_strategies[r]);
+		TEST_ASSERT_EQUAL(mi_lazy_foreign(c, img, made,
+						  lazy_strategies[r], true),
+				TEST_SUCCESS, "%s, files held",
 				lazy_strategies[r]);
 		TEST_ASSERT_EQUAL(mi_lazy_pool(c, img, made, lazy_strategies[r],
 						  0),

@@ -177,7 +177,9 @@ struct eal_mem {
 	 * Held by the backing while it takes hugepages from the pool, and
 	 * by a deferred page's fill while it trades the page's reservation
 	 * for one of its own file (EAL_MAP_DEFERRED), so that no other
-	 * mapping of this process takes the page in between.
+	 * mapping of this process takes the page in between. Taken after
+	 * the hotplug lock; whoever holds it touches no memory a lazy
+	 * restore fills (the fill may be waiting for it).
 	 */
 	pthread_mutex_t pool_lock;
 	struct eal_mem_events events; /* callbacks and validators */

@@ -216,10 +216,11 @@ static void
 file_anon_clear(struct eal_mem *mem, unsigned int l, unsigned int idx,
 		unsigned int n)
 {
+	uint64_t *bm = mem->local[l].anon_slots;
 	unsigned int i;
 
-	for (i = idx; mem->local[l].anon_slots != NULL && i < idx + n; i++)
-		eal_bitmap_set_atomic(mem->local[l].anon_slots, i, false);
+	for (i = idx; bm != NULL && i < idx + n; i++)
+		eal_bitmap_set_atomic(bm, i, false);
 }
 
 /* A run being mapped, page by page, by one or more threads. */
@@ -523,8 +524,16 @@ file_defer_end(struct eal_mem *mem, unsigned int l, unsigned int idx)
 	uint64_t page_sz = mem->mcfg->memsegs[l].page_sz;
 	struct eal_msl_deferred *d = mem->local[l].deferred;
 
+	int ret;
+
 	file_defer_drop(mem, l, idx);
-	eal_os_punch_hole(d->holder_fd, (uint64_t)idx * page_sz, page_sz);
+	ret = eal_os_punch_hole(d->holder_fd, (uint64_t)idx * page_sz, page_sz);
+	if (ret < 0)
+		EAL_LOG(WARNING,
+				"cannot drop the stand-in page of slot %u of "
+				"memseg list %u: %s; it stays until the process "
+				"ends",
+				idx, l, strerror(-ret));
 	__atomic_store_n(&d->slot[idx], DEFER_NONE, __ATOMIC_RELEASE);
 }
 
@@ -543,9 +552,10 @@ file_defer_free(struct eal_mem *mem, unsigned int l)
 /*
  * A view of @p fd, the new file of deferred slot @p idx. Its page needs
  * a reservation of its own; in a pool with none to spare, the slot's is
- * given up first, under the pool lock so that no other mapping of this
- * process takes the page in between (another process still could: the
- * fill then fails as a short pool would).
+ * given up first. Both tries hold the pool lock, so that no other
+ * mapping of this process (a heap growing, another fill) takes the page
+ * in between; another process still could: the fill then fails as a
+ * short pool would.
  */
 static int
 file_place_view(struct eal_mem *mem, unsigned int l, unsigned int idx, int fd,
@@ -554,12 +564,12 @@ file_place_view(struct eal_mem *mem, unsigned int l, unsigned int idx, int fd,
 	uint64_t page_sz = mem->mcfg->memsegs[l].page_sz;
 	int ret;
 
-	ret = eal_os_map_view(fd, 0, page_sz, view);
-	if (ret != -ENOMEM)
-		return ret;
 	pthread_mutex_lock(&mem->pool_lock);
-	file_defer_drop(mem, l, idx);
 	ret = eal_os_map_view(fd, 0, page_sz, view);
+	if (ret == -ENOMEM) {
+		file_defer_drop(mem, l, idx);
+		ret = eal_os_map_view(fd, 0, page_sz, view);
+	}
 	pthread_mutex_unlock(&mem->pool_lock);
 	return ret;
 }
@@ -597,9 +607,12 @@ file_place_fd(struct eal_mem *mem, unsigned int l, unsigned int idx, int fd,
 }
 
 /*
- * The entry with slot @p idx's file name is not a file of ours: its page
- * comes from a memfd instead, as at start (file_map_anon()); the tables
- * were made with the stand-in, and other slots' bits change atomically.
+ * The entry with slot @p idx's file name is not a file of ours (@p err
+ * says what it is): its page comes from a memfd instead, as at start
+ * (file_map_anon()); the tables were made with the stand-in, and other
+ * slots' bits change atomically. A file of ours that another process
+ * holds is not taken so: it looks like a page file to a secondary
+ * process and to the next start, which would take its bytes for ours.
  */
 static int
 file_place_anon(struct eal_mem *mem, unsigned int l, unsigned int idx,
@@ -607,8 +620,10 @@ file_place_anon(struct eal_mem *mem, unsigned int l, unsigned int idx,
 		void *arg, char *err, size_t err_len)
 {
 	uint64_t page_sz = mem->mcfg->memsegs[l].page_sz;
+	char why[PATH_MAX + 128];
 	int fd, ret;
 
+	snprintf(why, sizeof(why), "%s", err); /* file_place_open()'s */
 	fd = eal_os_memfd_huge("rtemem_slot", page_sz);
 	ret = fd < 0 ? fd : eal_os_truncate(fd, page_sz);
 	if (ret < 0)
@@ -624,6 +639,10 @@ file_place_anon(struct eal_mem *mem, unsigned int l, unsigned int idx,
 	mem->local[l].seg_fds[idx] = fd;
 	eal_bitmap_set_atomic(mem->local[l].anon_slots, idx, true);
 	file_defer_end(mem, l, idx);
+	EAL_LOG(WARNING,
+			"%s; its page comes from anonymous hugepage memory this "
+			"run and is not kept",
+			why);
 	return 0;
 }
 
@@ -642,10 +661,9 @@ file_place_open(struct eal_mem *mem, unsigned int l, unsigned int idx,
 	if (fd < 0)
 		file_path(mem, l, idx, path, sizeof(path));
 	if (fd == -EPERM)
-		EAL_LOG(WARNING,
+		snprintf(err, err_len,
 				"%s is %s, not a hugepage file of yours: left as "
-				"it is; its page comes from anonymous hugepage "
-				"memory this run and is not kept",
+				"it is",
 				path, f.why);
 	else if (fd == -EBUSY)
 		snprintf(err, err_len, "%s is in use by another process", path);
@@ -704,8 +722,8 @@ file_map(struct eal_mem *mem, unsigned int l, unsigned int idx, unsigned int n,
 	};
 	unsigned int threads = eal_populate_run_threads(
 			eal_populate_threads(mem->opts, msl->socket_id), n);
+	bool *mapped, populating;
 	unsigned int i;
-	bool *mapped;
 	int ret;
 
 	if (fill == EAL_MAP_DEFERRED)
@@ -713,29 +731,33 @@ file_map(struct eal_mem *mem, unsigned int l, unsigned int idx, unsigned int n,
 	mapped = malloc(n * sizeof(*mapped));
 	if (mapped == NULL)
 		return -ENOMEM;
-	pthread_mutex_lock(&mem->pool_lock);
 	pthread_mutex_init(&r.anon_lock, NULL);
 	r.hole = file_hole_open(mem, msl, idx, n, threads);
 	if (r.hole)
 		EAL_LOG(DEBUG, "mapping %u pages into a hole at %p", n,
 				eal_msl_slot_addr(msl, idx));
+	/*
+	 * Pages are reserved (mapped) and allocated (faulted in) from here:
+	 * a deferred page's fill trades reservations meanwhile (see
+	 * file_place_view()). Nothing under the lock touches memory a lazy
+	 * restore fills, whose handler may wait for the lock.
+	 */
+	pthread_mutex_lock(&mem->pool_lock);
 	ret = eal_populate_run(
 			threads, msl->socket_id, n, file_map_one, &r, mapped);
 	pthread_mutex_destroy(&r.anon_lock);
 	if (ret < 0 && r.hole)
 		file_hole_close(msl, idx, n, mapped);
-	if (ret == 0 && fill == EAL_MAP_POPULATED) {
+	populating = ret == 0 && fill == EAL_MAP_POPULATED;
+	if (populating)
 		ret = eal_os_populate(
 				eal_msl_slot_addr(msl, idx), n * msl->page_sz);
-		if (ret < 0)
-			EAL_LOG(DEBUG,
-					"cannot fault in %u pages of %" PRIu64
-					" kB: %s",
-					n, msl->page_sz >> 10, strerror(-ret));
-		if (ret == -EFAULT)
-			ret = -ENOMEM;
-	}
 	pthread_mutex_unlock(&mem->pool_lock);
+	if (populating && ret < 0)
+		EAL_LOG(DEBUG, "cannot fault in %u pages of %" PRIu64 " kB: %s",
+				n, msl->page_sz >> 10, strerror(-ret));
+	if (populating && ret == -EFAULT)
+		ret = -ENOMEM;
 	if (ret < 0) {
 		file_rollback(mem, l, idx, n, dirty, mapped);
 		free(mapped);
