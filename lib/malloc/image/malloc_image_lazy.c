@@ -92,8 +92,8 @@ struct malloc_image_lazy {
 static struct malloc_image_lazy *lazy_running;
 /*
  * Held from fork()'s prepare handler, which fills what is left, until the
- * fork is done (released in the parent and in the child), and by the
- * stop that frees lazy_running: a fork() in one thread racing
+ * fork is done (released in the parent, made anew in the child), and by
+ * the stop that frees lazy_running: a fork() in one thread racing
  * rte_eal_cleanup() in another would otherwise fill through freed state.
  */
 static pthread_mutex_t lazy_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -978,18 +978,30 @@ lazy_atfork_prepare(void)
 				lz->ops->name, n);
 }
 
-/* After fork(), in the parent and in the child. */
+/* After fork(), in the parent. */
 static void
-lazy_atfork_done(void)
+lazy_atfork_parent(void)
 {
 	pthread_mutex_unlock(&lazy_lock);
+}
+
+/*
+ * In the child, which has every page and none of the threads: nothing
+ * runs, nothing is to be stopped (a cleanup there would wait for threads
+ * it does not have), and the lock is its own.
+ */
+static void
+lazy_atfork_child(void)
+{
+	__atomic_store_n(&lazy_running, NULL, __ATOMIC_RELEASE);
+	pthread_mutex_init(&lazy_lock, NULL);
 }
 
 static void
 lazy_atfork_register(void)
 {
-	if (pthread_atfork(lazy_atfork_prepare, lazy_atfork_done,
-			    lazy_atfork_done) != 0)
+	if (pthread_atfork(lazy_atfork_prepare, lazy_atfork_parent,
+			    lazy_atfork_child) != 0)
 		EAL_LOG(WARNING,
 				"--memzone-image: cannot watch for fork(): a "
 				"child forked before every page is in sees the "
