@@ -143,13 +143,14 @@ bool eal_memalloc_page_deferred(const void *addr);
  * @p view, a mapping of the file no other thread sees, then map the file
  * at @p addr in place of what stood in for it. A thread that touches the
  * page therefore finds it whole, never half filled; a thread waiting on
- * it in a userfaultfd is not woken. Takes no lock, as
+ * it in a userfaultfd is not woken. When the entry with the page's file
+ * name is not a hugepage file of this user, a memfd serves the page, with
+ * a warning, as at start. Takes no lock the caller may hold, as
  * eal_memalloc_page_view(): the caller makes sure that one thread at a
  * time places a page, and that it is not unmapped meanwhile.
  *
  * @return 0, or a negative errno with one line in @p err (@p fill's own
- *   when it failed): -EALREADY (not a deferred page), -EPERM (the entry
- *   with the page's file name is not a hugepage file of this user),
+ *   when it failed): -EALREADY (not a deferred page: nothing done),
  *   -EBUSY (another process holds the file), -ENOMEM (no hugepage).
  */
 int eal_memalloc_fill_deferred(const void *addr,

@@ -26,7 +26,7 @@
  * in, and a reused file's page is punched out: the shared mapping's
  * hugetlb reservation is what makes its later allocation succeed.
  * Pages mapped EAL_MAP_DEFERRED get no file at all until they are filled
- * (see file_defer()).
+ * (see eal_backing_file_defer.c).
  *
  * A reused file (--huge-unlink=never) is dirty when it has a page
  * allocated (st_blocks > 0): a file that exists but was never faulted in
@@ -50,6 +50,7 @@
 #include <rte_common.h>
 
 #include "eal_bitmap.h"
+#include "eal_backing_file.h"
 #include "eal_hugefile.h"
 #include "eal_log.h"
 #include "eal_mem.h"
@@ -63,9 +64,8 @@ file_id(const struct eal_mem *mem, unsigned int l, unsigned int idx)
 	return mem->local[l].file_list * RTE_MAX_MEMSEG_PER_LIST + idx;
 }
 
-/* The path of a page's file, for messages and for calls made rarely. */
-static void
-file_path(const struct eal_mem *mem, unsigned int l, unsigned int idx,
+void
+eal_bfile_path(const struct eal_mem *mem, unsigned int l, unsigned int idx,
 		char *path, size_t len)
 {
 	eal_hugefile_path(path, len, mem->local[l].dir, mem->opts->file_prefix,
@@ -81,8 +81,8 @@ file_name(const struct eal_mem *mem, unsigned int l, unsigned int idx,
 			file_id(mem, l, idx));
 }
 
-static void
-file_remove(const struct eal_mem *mem, unsigned int l, unsigned int idx)
+void
+eal_bfile_remove(const struct eal_mem *mem, unsigned int l, unsigned int idx)
 {
 	char name[NAME_MAX + 1];
 
@@ -90,12 +90,8 @@ file_remove(const struct eal_mem *mem, unsigned int l, unsigned int idx)
 	eal_os_unlinkat(mem->local[l].dir_fd, name);
 }
 
-/*
- * Open and lock a page's file as the policy says, sized to one page, and
- * tell whether it holds earlier data.
- */
-static int
-file_open(const struct eal_mem *mem, unsigned int l, unsigned int idx,
+int
+eal_bfile_open(const struct eal_mem *mem, unsigned int l, unsigned int idx,
 		bool *dirty, struct eal_hugefile_found *f)
 {
 	uint64_t page_sz = mem->mcfg->memsegs[l].page_sz;
@@ -113,19 +109,15 @@ file_open(const struct eal_mem *mem, unsigned int l, unsigned int idx,
 	if (ret < 0) {
 		eal_os_close(fd);
 		if (f->created)
-			file_remove(mem, l, idx);
+			eal_bfile_remove(mem, l, idx);
 		return ret;
 	}
 	*dirty = f->allocated > 0;
 	return fd;
 }
 
-/*
- * Map a page's file at its slot, keeping the slot reserved on failure;
- * or, in a @p hole (see eal_os_single_thread()), leaving it a hole.
- */
-static int
-file_map_slot(const struct rte_memseg_list *msl, unsigned int idx, int fd,
+int
+eal_bfile_map_slot(const struct rte_memseg_list *msl, unsigned int idx, int fd,
 		bool hole)
 {
 	void *addr = eal_msl_slot_addr(msl, idx);
@@ -166,9 +158,8 @@ file_seg_fds(struct eal_mem *mem, unsigned int l)
 	return 0;
 }
 
-/* The list's memfd tables: its descriptors and which slots are memfds. */
-static int
-file_anon_tables(struct eal_mem *mem, unsigned int l)
+int
+eal_bfile_anon_tables(struct eal_mem *mem, unsigned int l)
 {
 	struct eal_msl_local *loc = &mem->local[l];
 
@@ -182,32 +173,65 @@ file_anon_tables(struct eal_mem *mem, unsigned int l)
 	return file_seg_fds(mem, l);
 }
 
+int
+eal_bfile_anon_open(uint64_t page_sz)
+{
+	int fd = eal_os_memfd_huge("rtemem_slot", page_sz);
+	int ret = fd < 0 ? fd : eal_os_truncate(fd, page_sz);
+
+	if (ret < 0 && fd >= 0)
+		eal_os_close(fd);
+	return ret < 0 ? ret : fd;
+}
+
+void
+eal_bfile_anon_set(
+		struct eal_mem *mem, unsigned int l, unsigned int idx, int fd)
+{
+	mem->local[l].seg_fds[idx] = fd;
+	eal_bitmap_set_atomic(mem->local[l].anon_slots, idx, true);
+}
+
+void
+eal_bfile_foreign(char *buf, size_t len, const char *path, const char *why)
+{
+	snprintf(buf, len,
+			"%s is %s, not a hugepage file of yours: left as it is",
+			path, why);
+}
+
+void
+eal_bfile_anon_warn(const char *what)
+{
+	EAL_LOG(WARNING,
+			"%s; its page comes from anonymous hugepage memory this "
+			"run and is not kept",
+			what);
+}
+
 /* Serve slot @p idx from a memfd: its file's name is taken. */
 static int
 file_map_anon(struct eal_mem *mem, unsigned int l, unsigned int idx,
 		enum eal_map_fill fill, bool hole)
 {
 	const struct rte_memseg_list *msl = &mem->mcfg->memsegs[l];
-	struct eal_msl_local *loc = &mem->local[l];
 	int fd, ret;
 
-	ret = file_anon_tables(mem, l);
+	ret = eal_bfile_anon_tables(mem, l);
 	if (ret < 0)
 		return ret;
-	fd = eal_os_memfd_huge("rtemem_slot", msl->page_sz);
+	fd = eal_bfile_anon_open(msl->page_sz);
 	if (fd < 0)
 		return fd;
-	ret = eal_os_truncate(fd, msl->page_sz);
-	if (ret == 0 && fill == EAL_MAP_POPULATED)
-		ret = eal_os_allocate(fd, 0, msl->page_sz);
+	ret = fill == EAL_MAP_POPULATED ? eal_os_allocate(fd, 0, msl->page_sz) :
+					  0;
 	if (ret == 0)
-		ret = file_map_slot(msl, idx, fd, hole);
+		ret = eal_bfile_map_slot(msl, idx, fd, hole);
 	if (ret < 0) {
 		eal_os_close(fd);
 		return ret == -ENOSPC ? -ENOMEM : ret;
 	}
-	loc->seg_fds[idx] = fd;
-	eal_bitmap_set_atomic(loc->anon_slots, idx, true);
+	eal_bfile_anon_set(mem, l, idx, fd);
 	return 0;
 }
 
@@ -247,18 +271,15 @@ file_map_one(void *arg, unsigned int i)
 	enum eal_map_fill fill = r->fill;
 	bool *dirty = &r->dirty[i];
 	struct eal_hugefile_found f;
-	char path[PATH_MAX];
+	char path[PATH_MAX], what[PATH_MAX + 128];
 	int fd, ret;
 
-	fd = file_open(mem, l, idx, dirty, &f);
+	fd = eal_bfile_open(mem, l, idx, dirty, &f);
 	if (fd < 0)
-		file_path(mem, l, idx, path, sizeof(path));
+		eal_bfile_path(mem, l, idx, path, sizeof(path));
 	if (fd == -EPERM) {
-		EAL_LOG(WARNING,
-				"%s is %s, not a hugepage file of yours: left as "
-				"it is; its page comes from anonymous hugepage "
-				"memory this run and is not kept",
-				path, f.why);
+		eal_bfile_foreign(what, sizeof(what), path, f.why);
+		eal_bfile_anon_warn(what);
 		pthread_mutex_lock(&r->anon_lock);
 		ret = file_map_anon(mem, l, idx, fill, r->hole);
 		pthread_mutex_unlock(&r->anon_lock);
@@ -280,13 +301,13 @@ file_map_one(void *arg, unsigned int i)
 			ret = -ENOMEM;
 	}
 	if (ret == 0)
-		ret = file_map_slot(msl, idx, fd, r->hole);
+		ret = eal_bfile_map_slot(msl, idx, fd, r->hole);
 	eal_os_close(fd);
 	if (ret < 0) {
 		/* We hold the file: without data, it is ours to remove. */
 		if (!*dirty)
-			file_remove(mem, l, idx);
-		file_path(mem, l, idx, path, sizeof(path));
+			eal_bfile_remove(mem, l, idx);
+		eal_bfile_path(mem, l, idx, path, sizeof(path));
 		EAL_LOG(DEBUG, "cannot map %s: %s", path, strerror(-ret));
 	}
 	return ret;
@@ -315,7 +336,7 @@ file_rollback(struct eal_mem *mem, unsigned int l, unsigned int idx,
 			continue;
 		}
 		if (!dirty[i])
-			file_remove(mem, l, idx + i);
+			eal_bfile_remove(mem, l, idx + i);
 	}
 }
 
@@ -373,341 +394,6 @@ file_hole_close(const struct rte_memseg_list *msl, unsigned int idx,
 }
 
 /*
- * Slots mapped EAL_MAP_DEFERRED: one hugetlbfs memfd per list stands in
- * for their files, its range at each slot's offset mapped over the slot,
- * for one mmap per run where files cost ~9 us a page. The stand-in
- * mapping reserves nothing; the pages are reserved in the same file past
- * the slots' range (a count of them, n_resv), so that a short pool fails
- * here as for pages mapped empty. A slot gets its own file when it is
- * filled (file_place()), which reserves its page: one reservation of
- * the count goes then, by truncating the file by a page (a hole punched
- * would keep it). That runs in threads serving a userfaultfd while
- * others unmap slots: the count and each slot's flag are atomic. Racing
- * truncations may leave the file longer than the count says, never the
- * reservations: growing a hugetlbfs file reserves nothing, so what stays
- * reserved is what the smallest of them left, the count.
- */
-struct eal_msl_deferred {
-	int holder_fd;
-	uint64_t n_resv; /* pages reserved past the slots' range (atomic) */
-	uint8_t slot[]; /* per slot, DEFER_* (atomic) */
-};
-
-enum {
-	DEFER_NONE, /* not deferred: mapped from its file, or free */
-	DEFER_RESERVED, /* waits for its file; one of n_resv is its page */
-	DEFER_UNRESERVED, /* waits for its file, its reservation given up */
-};
-
-static bool
-file_deferred(const struct eal_mem *mem, unsigned int l, unsigned int idx)
-{
-	const struct eal_msl_deferred *d = mem->local[l].deferred;
-
-	return d != NULL &&
-			__atomic_load_n(&d->slot[idx], __ATOMIC_ACQUIRE) !=
-			DEFER_NONE;
-}
-
-/*
- * The list's stand-in file, made on first use, and its memfd tables, so
- * that a fill never allocates one (file_place_anon()).
- */
-static struct eal_msl_deferred *
-file_defer_holder(struct eal_mem *mem, unsigned int l, int *ret)
-{
-	const struct rte_memseg_list *msl = &mem->mcfg->memsegs[l];
-	struct eal_msl_local *loc = &mem->local[l];
-	struct eal_msl_deferred *d = loc->deferred;
-	int fd;
-
-	*ret = file_anon_tables(mem, l);
-	if (*ret < 0 || d != NULL)
-		return *ret < 0 ? NULL : d;
-	d = calloc(1, sizeof(*d) + msl->n_segs);
-	if (d == NULL) {
-		*ret = -ENOMEM;
-		return NULL;
-	}
-	fd = eal_os_memfd_huge("rtemem_deferred", msl->page_sz);
-	*ret = fd < 0 ? fd :
-			eal_os_truncate(fd,
-					(uint64_t)msl->n_segs * msl->page_sz);
-	if (*ret < 0) {
-		if (fd >= 0)
-			eal_os_close(fd);
-		free(d);
-		return NULL;
-	}
-	d->holder_fd = fd;
-	loc->deferred = d;
-	return d;
-}
-
-/* Give back @p n pages of the list's deferred reservation. */
-static void
-file_defer_unreserve(struct eal_mem *mem, unsigned int l, uint64_t n)
-{
-	const struct rte_memseg_list *msl = &mem->mcfg->memsegs[l];
-	struct eal_msl_deferred *d = mem->local[l].deferred;
-	uint64_t left = __atomic_sub_fetch(&d->n_resv, n, __ATOMIC_ACQ_REL);
-	int ret;
-
-	ret = eal_os_truncate(
-			d->holder_fd, (msl->n_segs + left) * msl->page_sz);
-	if (ret < 0)
-		EAL_LOG(WARNING,
-				"cannot give back %" PRIu64
-				" reserved hugepages of memseg list %u: %s; they "
-				"stay reserved until the process ends",
-				n, l, strerror(-ret));
-}
-
-/* At init (under the memory lock): reservations are added nowhere else. */
-static int
-file_defer(struct eal_mem *mem, unsigned int l, unsigned int idx,
-		unsigned int n)
-{
-	const struct rte_memseg_list *msl = &mem->mcfg->memsegs[l];
-	void *addr = eal_msl_slot_addr(msl, idx);
-	size_t len = (size_t)n * msl->page_sz;
-	struct eal_msl_deferred *d;
-	unsigned int i;
-	int ret;
-
-	d = file_defer_holder(mem, l, &ret);
-	if (d == NULL)
-		return ret;
-	ret = eal_os_huge_reserve(d->holder_fd,
-			(msl->n_segs +
-					__atomic_load_n(&d->n_resv,
-							__ATOMIC_ACQUIRE)) *
-					msl->page_sz,
-			len);
-	if (ret < 0)
-		return ret;
-	__atomic_add_fetch(&d->n_resv, n, __ATOMIC_ACQ_REL);
-	ret = eal_os_map_shared_noreserve(
-			addr, len, d->holder_fd, (off_t)idx * msl->page_sz);
-	if (ret < 0) {
-		file_defer_unreserve(mem, l, n);
-		if (eal_os_va_restore(addr, len) < 0)
-			EAL_LOG(CRIT,
-					"address range at %p was taken by "
-					"another mapping",
-					addr);
-		return ret;
-	}
-	for (i = idx; i < idx + n; i++)
-		__atomic_store_n(&d->slot[i], DEFER_RESERVED, __ATOMIC_RELEASE);
-	return 0;
-}
-
-/* Give up the reservation of deferred slot @p idx, if it has one. */
-static void
-file_defer_drop(struct eal_mem *mem, unsigned int l, unsigned int idx)
-{
-	uint8_t *slot = &mem->local[l].deferred->slot[idx];
-
-	if (__atomic_exchange_n(slot, DEFER_UNRESERVED, __ATOMIC_ACQ_REL) ==
-			DEFER_RESERVED)
-		file_defer_unreserve(mem, l, 1);
-}
-
-/*
- * Slot @p idx no longer waits for its file, nor holds a reservation. A
- * page its stand-in got (touched where no userfaultfd watched) goes too.
- */
-static void
-file_defer_end(struct eal_mem *mem, unsigned int l, unsigned int idx)
-{
-	uint64_t page_sz = mem->mcfg->memsegs[l].page_sz;
-	struct eal_msl_deferred *d = mem->local[l].deferred;
-
-	int ret;
-
-	file_defer_drop(mem, l, idx);
-	ret = eal_os_punch_hole(d->holder_fd, (uint64_t)idx * page_sz, page_sz);
-	if (ret < 0)
-		EAL_LOG(WARNING,
-				"cannot drop the stand-in page of slot %u of "
-				"memseg list %u: %s; it stays until the process "
-				"ends",
-				idx, l, strerror(-ret));
-	__atomic_store_n(&d->slot[idx], DEFER_NONE, __ATOMIC_RELEASE);
-}
-
-static void
-file_defer_free(struct eal_mem *mem, unsigned int l)
-{
-	struct eal_msl_deferred *d = mem->local[l].deferred;
-
-	if (d == NULL)
-		return;
-	eal_os_close(d->holder_fd);
-	free(d);
-	mem->local[l].deferred = NULL;
-}
-
-/*
- * A view of @p fd, the new file of deferred slot @p idx. Its page needs
- * a reservation of its own; in a pool with none to spare, the slot's is
- * given up first. Both tries hold the pool lock, so that no other
- * mapping of this process (a heap growing, another fill) takes the page
- * in between; another process still could: the fill then fails as a
- * short pool would.
- */
-static int
-file_place_view(struct eal_mem *mem, unsigned int l, unsigned int idx, int fd,
-		void **view)
-{
-	uint64_t page_sz = mem->mcfg->memsegs[l].page_sz;
-	int ret;
-
-	pthread_mutex_lock(&mem->pool_lock);
-	ret = eal_os_map_view(fd, 0, page_sz, view);
-	if (ret == -ENOMEM) {
-		file_defer_drop(mem, l, idx);
-		ret = eal_os_map_view(fd, 0, page_sz, view);
-	}
-	pthread_mutex_unlock(&mem->pool_lock);
-	return ret;
-}
-
-/*
- * Fill deferred slot @p idx through a view of @p fd, its page's file,
- * then map the file over the stand-in: a thread touching the page finds
- * it whole.
- */
-static int
-file_place_fd(struct eal_mem *mem, unsigned int l, unsigned int idx, int fd,
-		int (*fill)(void *view, void *arg, char *err, size_t err_len),
-		void *arg, char *err, size_t err_len)
-{
-	const struct rte_memseg_list *msl = &mem->mcfg->memsegs[l];
-	void *view;
-	int ret;
-
-	ret = file_place_view(mem, l, idx, fd, &view);
-	if (ret < 0) {
-		snprintf(err, err_len,
-				"cannot map a page of %" PRIu64 " kB: %s",
-				msl->page_sz >> 10, strerror(-ret));
-		return ret;
-	}
-	ret = fill(view, arg, err, err_len);
-	eal_os_va_release(view, msl->page_sz);
-	if (ret < 0)
-		return ret;
-	ret = file_map_slot(msl, idx, fd, false);
-	if (ret < 0)
-		snprintf(err, err_len, "cannot map its file at %p: %s",
-				eal_msl_slot_addr(msl, idx), strerror(-ret));
-	return ret;
-}
-
-/*
- * The entry with slot @p idx's file name is not a file of ours (@p err
- * says what it is): its page comes from a memfd instead, as at start
- * (file_map_anon()); the tables were made with the stand-in, and other
- * slots' bits change atomically. A file of ours that another process
- * holds is not taken so: it looks like a page file to a secondary
- * process and to the next start, which would take its bytes for ours.
- */
-static int
-file_place_anon(struct eal_mem *mem, unsigned int l, unsigned int idx,
-		int (*fill)(void *view, void *arg, char *err, size_t err_len),
-		void *arg, char *err, size_t err_len)
-{
-	uint64_t page_sz = mem->mcfg->memsegs[l].page_sz;
-	char why[PATH_MAX + 128];
-	int fd, ret;
-
-	snprintf(why, sizeof(why), "%s", err); /* file_place_open()'s */
-	fd = eal_os_memfd_huge("rtemem_slot", page_sz);
-	ret = fd < 0 ? fd : eal_os_truncate(fd, page_sz);
-	if (ret < 0)
-		snprintf(err, err_len, "cannot make a hugepage memfd: %s",
-				strerror(-ret));
-	if (ret == 0)
-		ret = file_place_fd(mem, l, idx, fd, fill, arg, err, err_len);
-	if (ret < 0) {
-		if (fd >= 0)
-			eal_os_close(fd);
-		return ret;
-	}
-	mem->local[l].seg_fds[idx] = fd;
-	eal_bitmap_set_atomic(mem->local[l].anon_slots, idx, true);
-	file_defer_end(mem, l, idx);
-	EAL_LOG(WARNING,
-			"%s; its page comes from anonymous hugepage memory this "
-			"run and is not kept",
-			why);
-	return 0;
-}
-
-/* Open deferred slot @p idx's file for file_place(), empty. */
-static int
-file_place_open(struct eal_mem *mem, unsigned int l, unsigned int idx,
-		char *err, size_t err_len)
-{
-	uint64_t page_sz = mem->mcfg->memsegs[l].page_sz;
-	struct eal_hugefile_found f;
-	char path[PATH_MAX];
-	bool dirty;
-	int fd, ret;
-
-	fd = file_open(mem, l, idx, &dirty, &f);
-	if (fd < 0)
-		file_path(mem, l, idx, path, sizeof(path));
-	if (fd == -EPERM)
-		snprintf(err, err_len,
-				"%s is %s, not a hugepage file of yours: left as "
-				"it is",
-				path, f.why);
-	else if (fd == -EBUSY)
-		snprintf(err, err_len, "%s is in use by another process", path);
-	else if (fd < 0)
-		snprintf(err, err_len, "cannot open %s: %s", path,
-				strerror(-fd));
-	if (fd < 0 || !dirty)
-		return fd;
-	/* Earlier data: UFFDIO_COPY needs the page missing. */
-	ret = eal_os_punch_hole(fd, 0, page_sz);
-	if (ret == 0)
-		return fd;
-	eal_os_close(fd);
-	file_path(mem, l, idx, path, sizeof(path));
-	snprintf(err, err_len, "cannot drop the earlier data of %s: %s", path,
-			strerror(-ret));
-	return ret;
-}
-
-static int
-file_place(struct eal_mem *mem, unsigned int l, unsigned int idx,
-		int (*fill)(void *view, void *arg, char *err, size_t err_len),
-		void *arg, char *err, size_t err_len)
-{
-	int fd, ret;
-
-	fd = file_place_open(mem, l, idx, err, err_len);
-	if (fd == -EPERM)
-		return file_place_anon(mem, l, idx, fill, arg, err, err_len);
-	if (fd < 0)
-		return fd;
-	ret = file_place_fd(mem, l, idx, fd, fill, arg, err, err_len);
-	eal_os_close(fd);
-	if (ret < 0) {
-		file_remove(mem, l, idx); /* punched or new: nothing in it */
-		return ret;
-	}
-	file_defer_end(mem, l, idx);
-	if (mem->policy->unlink_after_map)
-		file_remove(mem, l, idx);
-	return 0;
-}
-
-/*
  * Open, allocate and map each page of the run, on --populate-threads
  * threads when it is long enough (new pages are cleared as they are
  * allocated: that is the work they share), then fault them all in.
@@ -727,7 +413,7 @@ file_map(struct eal_mem *mem, unsigned int l, unsigned int idx, unsigned int n,
 	int ret;
 
 	if (fill == EAL_MAP_DEFERRED)
-		return file_defer(mem, l, idx, n);
+		return eal_bfile_defer(mem, l, idx, n);
 	mapped = malloc(n * sizeof(*mapped));
 	if (mapped == NULL)
 		return -ENOMEM;
@@ -739,7 +425,7 @@ file_map(struct eal_mem *mem, unsigned int l, unsigned int idx, unsigned int n,
 	/*
 	 * Pages are reserved (mapped) and allocated (faulted in) from here:
 	 * a deferred page's fill trades reservations meanwhile (see
-	 * file_place_view()). Nothing under the lock touches memory a lazy
+	 * eal_backing_file_defer.c). Nothing under the lock touches memory a lazy
 	 * restore fills, whose handler may wait for the lock.
 	 */
 	pthread_mutex_lock(&mem->pool_lock);
@@ -766,7 +452,7 @@ file_map(struct eal_mem *mem, unsigned int l, unsigned int idx, unsigned int n,
 	free(mapped);
 	for (i = 0; i < n && mem->policy->unlink_after_map; i++)
 		if (!file_is_anon(mem, l, idx + i))
-			file_remove(mem, l, idx + i);
+			eal_bfile_remove(mem, l, idx + i);
 	return 0;
 }
 
@@ -782,9 +468,9 @@ file_view(struct eal_mem *mem, unsigned int l, unsigned int idx, void **view)
 				mem->local[l].seg_fds[idx], 0, page_sz, view);
 	if (mem->policy->unlink_after_map)
 		return -ENOTSUP; /* the file is gone */
-	if (file_deferred(mem, l, idx))
+	if (eal_bfile_deferred(mem, l, idx))
 		return -ENOENT; /* not made yet */
-	file_path(mem, l, idx, path, sizeof(path));
+	eal_bfile_path(mem, l, idx, path, sizeof(path));
 	fd = eal_os_open(path, O_RDWR, 0);
 	if (fd < 0)
 		return fd;
@@ -822,11 +508,11 @@ file_unmap(struct eal_mem *mem, unsigned int l, unsigned int idx,
 		return ret;
 	file_close_fds(mem, l, idx, n);
 	for (i = 0; i < n; i++) {
-		if (file_deferred(mem, l, idx + i))
-			file_defer_end(mem, l, idx + i); /* no file */
+		if (eal_bfile_deferred(mem, l, idx + i))
+			eal_bfile_defer_unmap(mem, l, idx + i);
 		else if (mem->policy->unlink_on_free &&
 				!file_is_anon(mem, l, idx + i))
-			file_remove(mem, l, idx + i);
+			eal_bfile_remove(mem, l, idx + i);
 	}
 	file_anon_clear(mem, l, idx, n);
 	return 0;
@@ -847,12 +533,12 @@ file_attach(struct eal_mem *mem, unsigned int l, unsigned int idx,
 		fd = eal_hugefile_open_peer(
 				mem->local[l].dir_fd, name, msl->page_sz);
 		if (fd < 0) {
-			file_path(mem, l, idx + i, path, sizeof(path));
+			eal_bfile_path(mem, l, idx + i, path, sizeof(path));
 			EAL_LOG(ERR, "cannot open %s: %s", path, strerror(-fd));
 			ret = fd;
 			break;
 		}
-		ret = file_map_slot(msl, idx + i, fd, false);
+		ret = eal_bfile_map_slot(msl, idx + i, fd, false);
 		eal_os_close(fd);
 		if (ret < 0)
 			break;
@@ -896,7 +582,7 @@ file_get_fd_locked(
 	if (ret < 0)
 		return ret;
 	if (loc->seg_fds[idx] < 0) {
-		file_path(mem, l, idx, path, sizeof(path));
+		eal_bfile_path(mem, l, idx, path, sizeof(path));
 		loc->seg_fds[idx] = eal_os_open(path, O_RDWR, 0);
 		if (loc->seg_fds[idx] < 0)
 			return loc->seg_fds[idx];
@@ -913,7 +599,7 @@ file_get_fd(struct eal_mem *mem, unsigned int l, unsigned int idx, int *fd,
 
 	if (mem->policy->unlink_after_map)
 		return -ENOTSUP; /* the file is gone */
-	if (file_deferred(mem, l, idx))
+	if (eal_bfile_deferred(mem, l, idx))
 		return -EAGAIN; /* made when the page is filled */
 	/* Callers hold the hotplug lock only for reading. */
 	pthread_mutex_lock(&mem->fd_lock);
@@ -953,17 +639,17 @@ file_release(struct eal_mem *mem, unsigned int l)
 		/* A memfd page's name is another's entry; a deferred
 		 * slot has no file. */
 		if (file_is_anon(mem, l, (unsigned int)idx) ||
-				file_deferred(mem, l, (unsigned int)idx))
+				eal_bfile_deferred(mem, l, (unsigned int)idx))
 			;
 		else if (drop)
-			file_remove(mem, l, (unsigned int)idx);
+			eal_bfile_remove(mem, l, (unsigned int)idx);
 		else
 			left = true;
 		idx = eal_msl_find_next(mem->mcfg, msl, idx + 1, true);
 	}
 	free(mem->local[l].anon_slots);
 	mem->local[l].anon_slots = NULL;
-	file_defer_free(mem, l);
+	eal_bfile_defer_free(mem, l);
 	return left && !mem->policy->unlink_after_map;
 }
 
@@ -990,8 +676,8 @@ const struct eal_backing eal_backing_file = {
 	.map = file_map,
 	.unmap = file_unmap,
 	.view = file_view,
-	.deferred = file_deferred,
-	.place = file_place,
+	.deferred = eal_bfile_deferred,
+	.place = eal_bfile_place,
 	.get_fd = file_get_fd,
 	.release = file_release,
 	.kept = file_kept,
