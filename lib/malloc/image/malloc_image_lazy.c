@@ -227,16 +227,20 @@ lazy_fill_view_call(void *view, void *arg, char *err, size_t len)
 	return f->lz->ops->fill_view(f->lz, f->p, view, f->bounce, err, len);
 }
 
-/* A page without its file yet gets it now, filled before it is mapped. */
+/*
+ * A page without its file yet gets it now, filled before it is mapped;
+ * any other (-EALREADY) is filled where it is.
+ */
 static int
 lazy_fill_call(void *arg)
 {
 	struct lazy_fill_call *f = arg;
-	const void *addr = (const void *)(uintptr_t)f->p->addr;
+	int ret;
 
-	if (eal_memalloc_page_deferred(addr))
-		return eal_memalloc_fill_deferred(addr, lazy_fill_view_call, f,
-				f->why, sizeof(f->why));
+	ret = eal_memalloc_fill_deferred((const void *)(uintptr_t)f->p->addr,
+			lazy_fill_view_call, f, f->why, sizeof(f->why));
+	if (ret != -EALREADY)
+		return ret;
 	return f->lz->ops->fill(f->lz, f->p, f->bounce, f->why, sizeof(f->why));
 }
 
