@@ -659,6 +659,21 @@ mi_found(const char *out, char *buf, size_t len)
 	mi_sort_lines(buf, len);
 }
 
+/*
+ * Whether @p out shows the memzones @p made shows (mi_found()); @p what
+ * names the run in the message.
+ */
+static int
+mi_expect_made(const char *out, const char *made, const char *what)
+{
+	char found[4096];
+
+	mi_found(out, found, sizeof(found));
+	TEST_ASSERT(strcmp(made, found) == 0, "%s: made\n%sfound\n%s", what,
+			made, found);
+	return TEST_SUCCESS;
+}
+
 /* The bytes of zone @p i of @p img, summed with mi_fnv(). */
 static int
 mi_image_zone_fnv(
@@ -1638,7 +1653,7 @@ mi_lazy_files(const struct mi_case *c, const char *img, const char *made,
 {
 	const char *const lazy[] = { strategy, "--iova-mode=va",
 		"--memzone-image-prefetch=off", NULL };
-	char img_arg[PATH_MAX + 32], found[4096];
+	char img_arg[PATH_MAX + 32];
 	struct test_child_result res;
 	int before, after, all, pages;
 	const char *args[16], *f, *g, *n;
@@ -1672,9 +1687,8 @@ mi_lazy_files(const struct mi_case *c, const char *img, const char *made,
 	TEST_ASSERT(n != NULL && sscanf(n, ": all %d pages", &pages) == 1 &&
 					before < pages && all >= pages,
 			"%s: %s", strategy, res.output);
-	mi_found(res.output, found, sizeof(found));
-	TEST_ASSERT(strcmp(made, found) == 0, "%s: made\n%sfound\n%s", strategy,
-			made, found);
+	TEST_ASSERT_EQUAL(mi_expect_made(res.output, made, strategy),
+			TEST_SUCCESS, "%s: not the memzones saved", strategy);
 	return TEST_SUCCESS;
 }
 
@@ -1694,7 +1708,7 @@ mi_lazy_pool(const struct mi_case *c, const char *img, const char *made,
 	const char *const lazy[] = { strategy, "--iova-mode=va",
 		"--memzone-image-threads=1", NULL };
 	uint64_t page_sz = test_huge_page_size(), peak;
-	char img_arg[PATH_MAX + 32], found[4096];
+	char img_arg[PATH_MAX + 32];
 	struct test_child_result res;
 	struct test_hugetlb_cg cg;
 	const char *args[16], *n;
@@ -1725,9 +1739,8 @@ mi_lazy_pool(const struct mi_case *c, const char *img, const char *made,
 			"%s: %" PRIu64 " pages reserved at once", strategy,
 			peak / page_sz);
 	TEST_ASSERT_EQUAL(res.exit_code, 0, "%s: %s", strategy, res.output);
-	mi_found(res.output, found, sizeof(found));
-	TEST_ASSERT(strcmp(made, found) == 0, "%s: made\n%sfound\n%s", strategy,
-			made, found);
+	TEST_ASSERT_EQUAL(mi_expect_made(res.output, made, strategy),
+			TEST_SUCCESS, "%s: not the memzones saved", strategy);
 	mi_print_line(res.output, "given back unfilled)");
 	return TEST_SUCCESS;
 }
@@ -1752,7 +1765,7 @@ mi_lazy_foreign(const struct mi_case *c, const char *img, const char *made,
 				  "left as it is";
 	const char *const lazy[] = { strategy, "--iova-mode=va",
 		"--memzone-image-prefetch=off", NULL };
-	char names[PATH_MAX + 64], img_arg[PATH_MAX + 32], found[4096];
+	char names[PATH_MAX + 64], img_arg[PATH_MAX + 32];
 	struct test_child_result res;
 	const char *args[16];
 
@@ -1776,9 +1789,8 @@ mi_lazy_foreign(const struct mi_case *c, const char *img, const char *made,
 		return mi_forget(c);
 	}
 	TEST_ASSERT_EQUAL(res.exit_code, 0, "%s: %s", strategy, res.output);
-	mi_found(res.output, found, sizeof(found));
-	TEST_ASSERT(strcmp(made, found) == 0, "%s: made\n%sfound\n%s", strategy,
-			made, found);
+	TEST_ASSERT_EQUAL(mi_expect_made(res.output, made, strategy),
+			TEST_SUCCESS, "%s: not the memzones saved", strategy);
 	return TEST_SUCCESS;
 }
 
@@ -2033,15 +2045,13 @@ mi_lazy_fork(const struct mi_case *c, const char *img, const char *made,
 	const char *const lazy[] = { strategy, "--iova-mode=va",
 		"--memzone-image-prefetch=off", NULL };
 	struct test_child_result res;
-	char found[4096];
 
 	TEST_ASSERT_SUCCESS(mi_lazy_run(c, img, lazy, "mi_fork", &res), "run");
 	TEST_ASSERT_EQUAL(res.exit_code, 0, "%s: %s", strategy, res.output);
 	TEST_ASSERT_STR_CONTAINS(res.output, "forked child saw the same bytes",
 			"%s", strategy);
-	mi_found(res.output, found, sizeof(found));
-	TEST_ASSERT(strcmp(made, found) == 0, "%s: made\n%sfound\n%s", strategy,
-			made, found);
+	TEST_ASSERT_EQUAL(mi_expect_made(res.output, made, strategy),
+			TEST_SUCCESS, "%s: not the memzones saved", strategy);
 	mi_print_line(res.output, "fork(): filled");
 	return TEST_SUCCESS;
 }
