@@ -581,29 +581,28 @@ eal_hugefile_holds(int dirfd, const char *dir, const char *name, uint64_t size,
 		char *why, size_t why_len)
 {
 	char shown[PATH_MAX];
-	const char *path = hugefile_shown(dir, name, shown, sizeof(shown));
 	struct stat st;
 
-	if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) != 0) {
-		snprintf(why, why_len, "%s is missing", path);
-		return -1;
-	}
-	if (!S_ISREG(st.st_mode) || st.st_uid != geteuid() ||
-			(st.st_mode & 077) != 0) {
+	/* The path is made only for a message: a restart checks every page. */
+	if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) != 0)
+		snprintf(why, why_len, "%s is missing",
+				hugefile_shown(dir, name, shown,
+						sizeof(shown)));
+	else if (!S_ISREG(st.st_mode) || st.st_uid != geteuid() ||
+			(st.st_mode & 077) != 0)
 		snprintf(why, why_len, "%s is not a hugepage file of yours",
-				path);
-		return -1;
-	}
-	if ((uint64_t)st.st_size < size || st.st_blocks == 0) {
+				hugefile_shown(dir, name, shown,
+						sizeof(shown)));
+	else if ((uint64_t)st.st_size < size || st.st_blocks == 0)
 		snprintf(why, why_len,
 				"%s holds %" PRIu64 " bytes, %" PRIu64
 				" were kept there",
-				path,
+				hugefile_shown(dir, name, shown, sizeof(shown)),
 				st.st_blocks == 0 ? 0 : (uint64_t)st.st_size,
 				size);
-		return -1;
-	}
-	return 0;
+	else
+		return 0;
+	return -1;
 }
 
 int
