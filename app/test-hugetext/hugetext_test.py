@@ -262,6 +262,18 @@ def case_preload(plain, lib):
     check(status == 1 and out == '' and PRELOAD_FAIL in err and
           'cannot be reserved' in err,
           'enforce, empty pool: exit %d\n%s%s' % (status, out, err))
+    # What the program starts inherits the environment: a shell, a
+    # small tool. With no whole huge page they run as they are.
+    for argv in (['/bin/true'], ['sh', '-c', 'exit 7']):
+        status, out, err = run(argv, env)
+        check(status == (7 if argv[0] == 'sh' else 0) and err == '',
+              'enforce, %s with nothing to move: exit %d\n%s'
+              % (argv[0], status, err))
+    status, out, err = run(['/bin/true'],
+                           dict(env, RTEMEM_HUGETEXT_VERBOSE='1'))
+    check(status == 0 and 'enforce: no segment holds a whole 2048 kB page'
+          in err, 'enforce, verbose, nothing to move: exit %d\n%s'
+          % (status, err))
     env['RTEMEM_HUGETEXT'] = 'auto'
     v = target_ok(*run_limited(0, [plain, 'check'], env), 'auto, no pool')
     if v is not None:

@@ -12,12 +12,19 @@
  * does nothing. RTEMEM_HUGETEXT_LIBS names libraries to move too,
  * RTEMEM_HUGETEXT_PAGE_SIZES=2M,1G the hugetlb sizes allowed,
  * RTEMEM_HUGETEXT_PERF_MAP=1 writes perf's map, and
- * RTEMEM_HUGETEXT_VERBOSE=1 says what moved. A value that is not a mode, or a failure in enforce
- * mode, ends the program with status 1 and a message: a user who asked
- * for huge pages and did not get them should not find out from a slow
- * run.
+ * RTEMEM_HUGETEXT_VERBOSE=1 says what moved. A value that is not a
+ * mode, or a failure in enforce mode, ends the program with status 1 and
+ * a message: a user who asked for huge pages and did not get them should
+ * not find out from a slow run.
+ *
+ * The environment passes to every program the target starts: a shell
+ * for system(), /bin/true, the shell gdb runs a program through. In
+ * enforce mode one with no whole huge page in any segment runs as it is,
+ * saying so only with RTEMEM_HUGETEXT_VERBOSE=1: no pool could have
+ * given it huge pages, so it loses nothing enforce guards against.
  */
 
+#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -103,8 +110,8 @@ hugetext_preload(void)
 					sizes);
 	}
 	conf.perf_map = perf != NULL && strcmp(perf, "1") == 0;
-	ret = rte_hugetext_remap(&conf);
-	if (ret < 0 && conf.mode == RTE_HUGETEXT_ENFORCE)
+	ret = ht_remap(&conf, HT_INFO);
+	if (ret < 0 && ret != -ENOEXEC && conf.mode == RTE_HUGETEXT_ENFORCE)
 		preload_fail("HUGETEXT: RTEMEM_HUGETEXT=%s failed: exiting\n",
 				mode);
 }

@@ -159,6 +159,12 @@ void ht_range_measure(struct ht_range *r);
 int ht_perf_map_write(const struct ht_plan *plan, const struct ht_object *obj,
 		unsigned int n_obj, const struct ht_log *log);
 
+/*
+ * rte_hugetext_remap(), logging at @p nothing_level that enforce mode
+ * found no whole huge page to move (-ENOEXEC).
+ */
+int ht_remap(const struct rte_hugetext_conf *conf, unsigned int nothing_level);
+
 /* Everything one call needs, mapped as one block. */
 struct ht_ctx {
 	struct ht_log log;

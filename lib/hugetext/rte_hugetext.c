@@ -270,7 +270,8 @@ report_log(const struct ht_log *log)
 }
 
 static int
-remap_ctx(struct ht_ctx *c, const struct rte_hugetext_conf *conf, uint64_t t0)
+remap_ctx(struct ht_ctx *c, const struct rte_hugetext_conf *conf,
+		unsigned int nothing_level, uint64_t t0)
 {
 	const struct ht_policy *pol = &ht_policies[conf->mode];
 	unsigned int fallbacks = 0;
@@ -297,7 +298,7 @@ remap_ctx(struct ht_ctx *c, const struct rte_hugetext_conf *conf, uint64_t t0)
 	ht_plan_build(&c->plan, c->obj, c->n_obj, &c->maps, &c->sizes, &c->heap,
 			&c->log);
 	if (c->plan.n == 0 && pol->all_or_nothing) {
-		ht_log(&c->log, HT_ERR,
+		ht_log(&c->log, nothing_level,
 				"enforce: no segment holds a whole "
 				"%zu kB page\n",
 				c->sizes.grain >> 10);
@@ -315,7 +316,7 @@ remap_ctx(struct ht_ctx *c, const struct rte_hugetext_conf *conf, uint64_t t0)
 }
 
 int
-rte_hugetext_remap(const struct rte_hugetext_conf *conf)
+ht_remap(const struct rte_hugetext_conf *conf, unsigned int nothing_level)
 {
 	const struct rte_hugetext_conf dflt = { .mode = RTE_HUGETEXT_AUTO };
 	uint64_t t0 = now_ns();
@@ -342,7 +343,7 @@ rte_hugetext_remap(const struct rte_hugetext_conf *conf)
 				ht_last.report.ranges);
 		ret = 0;
 	} else {
-		ret = remap_ctx(c, conf, t0);
+		ret = remap_ctx(c, conf, nothing_level, t0);
 		/* A call that failed before moving anything says so too. */
 		if (ret < 0 && ht_last.report.ranges == 0) {
 			ht_last.report.mode = conf->mode;
@@ -351,6 +352,12 @@ rte_hugetext_remap(const struct rte_hugetext_conf *conf)
 	}
 	munmap(c, sizeof(*c));
 	return ret;
+}
+
+int
+rte_hugetext_remap(const struct rte_hugetext_conf *conf)
+{
+	return ht_remap(conf, HT_ERR);
 }
 
 int
