@@ -23,6 +23,8 @@ extern uint8_t big_bss[];
 extern const unsigned long big_ro_len;
 extern const unsigned long big_data_len;
 extern const unsigned long big_bss_len;
+/* Calls its argument from amid the functions: see gen_bigprog.py. */
+extern void (*const big_call_fn)(void (*fn)(void));
 
 static inline uint32_t
 big_chain(void)

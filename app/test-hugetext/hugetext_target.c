@@ -6,20 +6,24 @@
  * The program whose memory the hugetext tests move (hugetext_test.py).
  *
  * Usage: hugetext-target ACTION [MODE]
- *   api MODE  call rte_hugetext_remap() in MODE (built with HT_API only)
+ *   api MODE [LIBS]  call rte_hugetext_remap() in MODE, moving LIBS too
+ *             (built with HT_API only)
  *   eal ARGS  call rte_eal_init() with ARGS, such as --huge-text=enforce
  *             (built with HT_EAL only)
  *   check     move nothing itself (a preload library may have)
  *   wait      as check, then print "waiting" and wait in
- *             target_wait_here() until killed (for gdb)
- *   crash     as check, then abort() in target_crash_here() (core dump)
+ *             target_wait_here(), called through big_call(), until
+ *             killed (for gdb)
+ *   crash     as check, then abort() in target_crash_here(), called
+ *             through big_call() (core dump)
  *   bench REPS READS  no checks: time REPS chains of calls and READS
  *             random reads of big_bss, and the limits a move meets
  *             (memcpy, filling new hugetlb pages); for
  *             devtools/hugetext-bench.py
  *
  * Before and after the remap it takes a snapshot of every 4 KB page of
- * its PT_LOAD segments (protection from /proc/self/maps, a checksum) and
+ * its PT_LOAD segments and those of libbigprog-shared if loaded
+ * (protection from /proc/self/maps, a checksum) and
  * compares them; it checks its tables, its code (a chain of calls), the
  * heap blocks it allocated before, that brk still grows and shrinks, and
  * that a child forked afterwards can write to .data, .bss and the heap
@@ -133,19 +137,29 @@ prot_of(const char *maps, uintptr_t addr)
 	return -1;
 }
 
+#define MAX_SEGS 64
+
+/* The PT_LOAD segments of the executable, then of libbigprog-shared. */
 struct segs {
 	unsigned int n;
-	uintptr_t start[16], end[16];
+	unsigned int n_exe; /* the executable's, first */
+	uintptr_t start[MAX_SEGS], end[MAX_SEGS];
 };
 
 static int
 segs_cb(struct dl_phdr_info *info, size_t size, void *arg)
 {
 	struct segs *s = arg;
+	bool exe = s->n_exe == 0 && s->n == 0;
 	int i;
 
 	(void)size;
-	for (i = 0; i < info->dlpi_phnum && s->n < 16; i++) {
+	if (!exe &&
+			(info->dlpi_name == NULL ||
+					strstr(info->dlpi_name, "libbigprog") ==
+							NULL))
+		return 0;
+	for (i = 0; i < info->dlpi_phnum && s->n < MAX_SEGS; i++) {
 		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
 
 		if (ph->p_type != PT_LOAD)
@@ -156,7 +170,9 @@ segs_cb(struct dl_phdr_info *info, size_t size, void *arg)
 				~4095UL;
 		s->n++;
 	}
-	return 1; /* the executable only */
+	if (exe)
+		s->n_exe = s->n;
+	return 0;
 }
 
 /* Whole pages, red zones between globals included. */
@@ -338,7 +354,7 @@ smaps_report(char *buf, size_t cap)
 
 	dl_iterate_phdr(segs_cb, &segs);
 	lo = segs.start[0];
-	hi = segs.end[segs.n - 1] + (2UL << 20);
+	hi = segs.end[segs.n_exe - 1] + (2UL << 20);
 	read_file("/proc/self/smaps", buf, cap);
 	for (line = strtok(buf, "\n"); line != NULL;
 			line = strtok(NULL, "\n")) {
@@ -373,6 +389,44 @@ smaps_report(char *buf, size_t cap)
 			thp[1], thp[2]);
 	printf("all_hugetlb_kb=%lu\nhuge1g_kb=%lu\nfile_pmd_kb=%lu\n",
 			all_hugetlb, huge1g, file_pmd);
+}
+
+/* Whether @p addr lies in code on huge pages, per smaps text @p smaps. */
+static bool
+code_on_hugetlb(const char *smaps, uintptr_t addr)
+{
+	unsigned long s = 0, e = 0, kps;
+	const char *line;
+	bool in = false;
+	char perms[5];
+
+	for (line = smaps; line != NULL && *line != '\0';
+			line = strchr(line, '\n'),
+	    line = line ? line + 1 : NULL) {
+		if (sscanf(line, "%lx-%lx %4s", &s, &e, perms) == 3)
+			in = addr >= s && addr < e && perms[2] == 'x';
+		else if (in && sscanf(line, "KernelPageSize: %lu", &kps) == 1)
+			return kps > 4;
+	}
+	return false;
+}
+
+/*
+ * A function of big_fns on huge pages, from the middle on, for gdb to
+ * name, and whether big_call() is: names checked there prove that gdb
+ * reads moved code, not the file's pages before them.
+ */
+static void
+moved_code_report(char *buf, size_t cap)
+{
+	unsigned int i, fn = big_nfn;
+
+	read_file("/proc/self/smaps", buf, cap);
+	for (i = big_nfn / 2; i < big_nfn && fn == big_nfn; i++)
+		if (code_on_hugetlb(buf, (uintptr_t)big_fns[i]))
+			fn = i;
+	printf("moved_fn=%d\ncall_moved=%d\n", fn == big_nfn ? -1 : (int)fn,
+			code_on_hugetlb(buf, (uintptr_t)big_call_fn));
 }
 
 #ifdef HT_API
@@ -522,6 +576,7 @@ main(int argc, char **argv)
 	}
 	if (strcmp(action, "api") == 0) {
 #ifdef HT_API
+		conf.libs = argc > 3 ? argv[3] : NULL;
 		if (rte_hugetext_mode_parse(argc > 2 ? argv[2] : "auto",
 				    &conf.mode) != 0) {
 			printf("FAIL: bad mode\n");
@@ -571,11 +626,13 @@ main(int argc, char **argv)
 	brk_check();
 	fork_check();
 	heap_check("after fork");
+	moved_code_report(maps, maps_cap);
 	smaps_report(maps, maps_cap);
 	printf("failures=%u\n", failures);
+	/* Through moved code: its frame must show in backtraces. */
 	if (failures == 0 && strcmp(action, "wait") == 0)
-		target_wait_here();
+		big_call_fn(target_wait_here);
 	if (failures == 0 && strcmp(action, "crash") == 0)
-		target_crash_here();
+		big_call_fn(target_crash_here);
 	return failures == 0 ? 0 : 1;
 }

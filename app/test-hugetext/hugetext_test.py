@@ -298,6 +298,16 @@ def case_preload(plain, lib):
 
 def case_lib(dso_target, lib):
     """RTEMEM_HUGETEXT_LIBS moves a shared library's segments too."""
+    # Through the API, between the target's snapshots of the library's
+    # pages: each one's contents and protection are compared.
+    v = target_ok(*run([dso_target, 'api', 'enforce', 'libbigprog-shared']),
+                  'library, API')
+    if v is not None:
+        check(v['remap'] == 0 and v['all_hugetlb_kb'] >= 8192 and
+              v['pages_checked'] > 5000,
+              'library, API: remap=%d, %d kB on hugetlb pages, %d pages '
+              'checked' % (v['remap'], v['all_hugetlb_kb'],
+                           v['pages_checked']))
     env = {'LD_PRELOAD': lib, 'RTEMEM_HUGETEXT': 'enforce',
            'RTEMEM_HUGETEXT_LIBS': 'libbigprog-shared',
            'RTEMEM_HUGETEXT_VERBOSE': '1'}
@@ -349,8 +359,27 @@ def wait_for(proc, word, timeout=30):
     return False, ''.join(lines)
 
 
+def moved_code(out, what):
+    """The moved function the target named, if it and big_call moved."""
+    v = values(out)
+    if not check(v.get('moved_fn', -1) >= 0 and v.get('call_moved') == 1,
+                 '%s: no moved code to name: moved_fn=%s call_moved=%s'
+                 % (what, v.get('moved_fn'), v.get('call_moved'))):
+        return None
+    return v['moved_fn']
+
+
+def backtrace_ok(text, leaf, what):
+    """The frames leaf, big_call (in moved code) and main, in order."""
+    frames = re.findall(r'^#\d+\s+(?:0x[0-9a-f]+ in )?(\w+)', text, re.M)
+    want = [leaf, 'big_call', 'main']
+    found = [f for f in frames if f in want]
+    return check(found == want, '%s: backtrace %s, not %s:\n%s'
+                 % (what, frames, want, text))
+
+
 def case_gdb(plain, lib):
-    """gdb attaches to a moved program and names its functions."""
+    """gdb attaches to a moved program, or runs it, and names moved code."""
     env = base_env({'LD_PRELOAD': lib, 'RTEMEM_HUGETEXT': 'enforce'})
     proc = subprocess.Popen([plain, 'wait'], env=env, text=True,
                             stdout=subprocess.PIPE)
@@ -358,17 +387,31 @@ def case_gdb(plain, lib):
         ok, out = wait_for(proc, 'waiting')
         if not check(ok and 'failures=0' in out, 'target:\n' + out):
             return
+        fn = moved_code(out, 'attach')
+        if fn is None:
+            return
         g = subprocess.run(['gdb', '-p', str(proc.pid), '-batch', '-nx',
-                            '-ex', 'bt', '-ex', 'print big_fns[0]',
-                            '-ex', 'info symbol $pc'],
+                            '-ex', 'bt', '-ex', 'print big_fns[%d]' % fn],
                            capture_output=True, text=True, timeout=120)
-        check('target_wait_here' in g.stdout and 'main' in g.stdout,
-              'gdb backtrace without names:\n' + g.stdout + g.stderr)
-        check('<big_f0>' in g.stdout, 'gdb cannot name moved code:\n' +
-              g.stdout)
+        backtrace_ok(g.stdout, 'target_wait_here', 'attach')
+        check('<big_f%d>' % fn in g.stdout, 'gdb cannot name moved code:\n'
+              + g.stdout)
     finally:
         proc.kill()
         proc.wait()
+    # gdb's run starts the program through a shell, which inherits the
+    # preload too: both must start.
+    g = subprocess.run(['gdb', '-batch', '-nx',
+                        '-ex', 'set environment LD_PRELOAD=' + lib,
+                        '-ex', 'set environment RTEMEM_HUGETEXT=enforce',
+                        '-ex', 'run', '-ex', 'bt', '--args', plain, 'crash'],
+                       capture_output=True, text=True, timeout=120,
+                       env=base_env())
+    if check('SIGABRT' in g.stdout and 'failures=0' in g.stdout,
+             'gdb run: the program did not run to its abort:\n' + g.stdout +
+             g.stderr):
+        if moved_code(g.stdout, 'run') is not None:
+            backtrace_ok(g.stdout, 'target_crash_here', 'run')
 
 
 def case_core(plain, lib):
@@ -390,19 +433,23 @@ def case_core(plain, lib):
         if not check(p.returncode == -signal.SIGABRT and len(cores) == 1,
                      'crash: status %d, files %s' % (p.returncode, cores)):
             return
+        fn = moved_code(p.stdout, 'core')
+        if fn is None:
+            return
         g = subprocess.run(['gdb', '-batch', '-nx', plain,
                             os.path.join(tmp, cores[0]),
                             '-ex', 'bt', '-ex', 'print big_data[4096]',
                             '-ex', 'print big_bss[8192]',
-                            '-ex', 'print big_fns[1]'],
+                            '-ex', 'print big_fns[%d]' % fn,
+                            '-ex', 'x/2i big_fns[%d]' % fn],
                            capture_output=True, text=True, timeout=120)
-        check('target_crash_here' in g.stdout and 'main' in g.stdout,
-              'core: no names in the backtrace:\n' + g.stdout + g.stderr)
+        backtrace_ok(g.stdout, 'target_crash_here', 'core')
         # BIG_DATA_BYTE(1) and the .bss pattern of page 2: the moved
-        # hugetlb memory is in the core.
+        # hugetlb memory is in the core; and the moved code, named.
         check(re.search(r'= 63 ', g.stdout) and re.search(r'= 2 ', g.stdout)
-              and '<big_f1>' in g.stdout,
-              'core: moved data missing:\n' + g.stdout + g.stderr)
+              and '<big_f%d>' % fn in g.stdout and
+              re.search(r'<big_f%d(\+\d+)?>:\s+\w' % fn, g.stdout),
+              'core: moved data or code missing:\n' + g.stdout + g.stderr)
     finally:
         shutil.rmtree(tmp)
 
