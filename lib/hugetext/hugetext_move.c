@@ -175,6 +175,29 @@ range_fill(struct ht_range *r, const struct ht_maps *maps)
 		close(pagemap);
 }
 
+/*
+ * Whether everything mapped in the range before the move still is:
+ * msync() fails with ENOMEM where nothing is mapped. The range itself
+ * may hold holes (padding, space above the object), which must not be
+ * taken for a failed move's unmapping.
+ */
+static bool
+range_intact(const struct ht_range *r, const struct ht_maps *maps)
+{
+	const struct ht_map *m = ht_maps_first(maps, r->start);
+	const struct ht_map *last = maps->map + maps->n;
+	uintptr_t end = r->start + r->len;
+
+	for (; m != NULL && m < last && m->start < end; m++) {
+		uintptr_t s = m->start > r->start ? m->start : r->start;
+		uintptr_t e = m->end < end ? m->end : end;
+
+		if (msync((void *)s, e - s, MS_ASYNC) != 0)
+			return false;
+	}
+	return true;
+}
+
 /* The range was unmapped and the copy not moved: put the bytes back. */
 static int
 range_restore(struct ht_range *r, const struct ht_log *log)
@@ -210,9 +233,7 @@ ht_range_move(struct ht_range *r, const struct ht_maps *maps,
 					MREMAP_MAYMOVE | MREMAP_FIXED,
 					to) != to) {
 		err = -errno;
-		/* msync() fails with ENOMEM if anything is unmapped. */
-		if (msync(to, r->len, MS_ASYNC) != 0 &&
-				range_restore(r, log) != 0)
+		if (!range_intact(r, maps) && range_restore(r, log) != 0)
 			return err;
 		ht_range_release(r);
 		return err;
