@@ -7,7 +7,8 @@
  *
  * Usage: hugetext-target ACTION [MODE]
  *   api MODE [LIBS]  call rte_hugetext_remap() in MODE, moving LIBS too
- *             (built with HT_API only)
+ *             (built with HT_API only); with HT_TEST_FAIL_MREMAP set,
+ *             some moves fail (fail_mremap_install())
  *   eal ARGS  call rte_eal_init() with ARGS, such as --huge-text=enforce
  *             (built with HT_EAL only)
  *   check     move nothing itself (a preload library may have)
@@ -36,12 +37,18 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <link.h>
+#include <linux/audit.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -430,6 +437,124 @@ moved_code_report(char *buf, size_t cap)
 }
 
 #ifdef HT_API
+/* The first address of the executable's writable segment. */
+static int
+rw_seg_cb(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	int i;
+
+	(void)size;
+	for (i = 0; i < info->dlpi_phnum; i++)
+		if (info->dlpi_phdr[i].p_type == PT_LOAD &&
+				(info->dlpi_phdr[i].p_flags & PF_W)) {
+			*(uintptr_t *)arg = info->dlpi_addr +
+					info->dlpi_phdr[i].p_vaddr;
+			break;
+		}
+	return 1;
+}
+
+#define SC_ARG_LO(n) (offsetof(struct seccomp_data, args) + (n)*8)
+#define SC_ARG_HI(n) (SC_ARG_LO(n) + 4)
+
+/*
+ * HT_TEST_FAIL_MREMAP=all|rw: from now on mremap(MREMAP_FIXED) of
+ * anything (all), or of the executable's writable segment and above
+ * (rw), fails with ENOMEM, as a kernel out of memory would before it
+ * touches the range: the remap must leave such ranges as they were.
+ */
+static uintptr_t
+fail_mremap_install(const char *which)
+{
+	uint64_t from = 0;
+	struct sock_filter f[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+				offsetof(struct seccomp_data, arch)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_X86_64, 1, 0),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+				offsetof(struct seccomp_data, nr)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_mremap, 1, 0),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, SC_ARG_LO(3)),
+		BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, MREMAP_FIXED, 1, 0),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+		/* The destination (argument 4) at or above from: fail. */
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, SC_ARG_HI(4)),
+		BPF_JUMP(BPF_JMP | BPF_JGT | BPF_K, 0, 3, 0),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0, 0, 3),
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, SC_ARG_LO(4)),
+		BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, 0, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | ENOMEM),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+	};
+	struct sock_fprog prog = { .len = sizeof(f) / sizeof(f[0]),
+		.filter = f };
+
+	if (strcmp(which, "rw") == 0)
+		dl_iterate_phdr(rw_seg_cb, &from);
+	else if (strcmp(which, "all") != 0) {
+		printf("FAIL: HT_TEST_FAIL_MREMAP=%s\n", which);
+		exit(2);
+	}
+	f[10].k = f[11].k = (uint32_t)(from >> 32);
+	f[13].k = (uint32_t)from;
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 ||
+			prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog) !=
+					0) {
+		printf("FAIL: seccomp: %s\n", strerror(errno));
+		exit(2);
+	}
+	printf("fail_mremap_from=%lu\n", (unsigned long)from);
+	return from;
+}
+
+/*
+ * The mappings of /proc/self/maps (read into @p maps of @p maps_cap
+ * bytes) over the executable's extent from @p from on, into @p out, the
+ * brk heap aside (the remap may have grown it). Ranges start on 2 MB
+ * boundaries: one below the first at or above @p from may cover
+ * addresses above it, so the window starts there. Lines are clipped to
+ * it, so that a mapping split at its start by a move below is the same.
+ */
+static void
+maps_window(char *maps, size_t maps_cap, uintptr_t from, char *out, size_t cap)
+{
+	struct segs segs = { .n = 0 };
+	size_t used = 0;
+	char *line, *nl;
+	uintptr_t hi;
+
+	dl_iterate_phdr(segs_cb, &segs);
+	read_file("/proc/self/maps", maps, maps_cap);
+	hi = segs.end[segs.n_exe - 1] + (2UL << 20);
+	from = (from + (2UL << 20) - 1) & ~((2UL << 20) - 1);
+	if (from < segs.start[0])
+		from = segs.start[0];
+	out[0] = '\0';
+	for (line = maps; (nl = strchr(line, '\n')) != NULL; line = nl + 1) {
+		unsigned long s, e, off;
+		char perms[5];
+		int n, rest = 0;
+
+		*nl = '\0';
+		n = sscanf(line, "%lx-%lx %4s %lx %*s %*s%n", &s, &e, perms,
+				&off, &rest);
+		if (n < 4 || e <= from || s >= hi ||
+				strstr(line, "[heap]") != NULL)
+			continue;
+		if (s < from) {
+			off += strchr(line + rest, '/') != NULL ? from - s : 0;
+			s = from;
+		}
+		n = snprintf(out + used, cap - used, "%lx-%lx %s %lx%s\n", s, e,
+				perms, off, line + rest);
+		if (n < 0 || (size_t)n >= cap - used)
+			break;
+		used += (size_t)n;
+	}
+}
+
 static int (*volatile remap_fn)(
 		const struct rte_hugetext_conf *) = rte_hugetext_remap;
 
@@ -567,6 +692,11 @@ main(int argc, char **argv)
 #ifdef HT_EAL
 	int eal_ret = 0, eal_errno = 0;
 #endif
+#ifdef HT_API
+	/* Not in .bss: the snapshots would see it written. */
+	char(*fail_maps)[1 << 16] = map_scratch(2 << 16);
+	uintptr_t fail_from = UINTPTR_MAX;
+#endif
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (strcmp(action, "bench") == 0 && argc == 4) {
@@ -600,6 +730,15 @@ main(int argc, char **argv)
 		remap_fn(&conf);
 		conf.mode = mode;
 	}
+#ifdef HT_API
+	if (strcmp(action, "api") == 0 && getenv("HT_TEST_FAIL_MREMAP") != NULL)
+		fail_from = fail_mremap_install(getenv("HT_TEST_FAIL_MREMAP"));
+#endif
+#ifdef HT_API
+	/* Before the snapshot: lazy binding writes the GOT at a first call. */
+	if (fail_from != UINTPTR_MAX)
+		maps_window(maps, maps_cap, fail_from, fail_maps[0], 1 << 16);
+#endif
 	snap_take(before, maps, maps_cap);
 	if (strcmp(action, "api") == 0)
 		ret = remap_fn(&conf);
@@ -616,6 +755,16 @@ main(int argc, char **argv)
 #endif
 	snap_compare(before, after);
 #ifdef HT_API
+	/* Where the moves failed, the very same mappings are there. */
+	if (fail_from != UINTPTR_MAX) {
+		maps_window(maps, maps_cap, fail_from, fail_maps[1], 1 << 16);
+		CHECK(fail_maps[0][0] != '\0' &&
+						strcmp(fail_maps[0],
+								fail_maps[1]) ==
+								0,
+				"mappings changed where moves failed:\n%s--\n%s",
+				fail_maps[0], fail_maps[1]);
+	}
 	if (strcmp(action, "api") == 0 || strcmp(action, "eal") == 0)
 		remap_report(ret);
 #else

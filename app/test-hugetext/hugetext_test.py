@@ -247,6 +247,30 @@ def case_auto_short(path):
         check(v['thp_kb'] > 0, 'nothing on THP')
 
 
+def case_move_fails(path):
+    """mremap() refused (seccomp): what it would have moved stays."""
+    for mode in ('auto', 'enforce'):
+        # Every move fails: nothing moved, nothing held.
+        v = target_ok(*run([path, 'api', mode],
+                           {'HT_TEST_FAIL_MREMAP': 'all'}),
+                      '%s, every move failing' % mode)
+        if v is not None:
+            check(v['remap'] == -12 and v['ranges'] == 0 and
+                  all_hugetlb(v) == 0 and v['all_hugetlb_kb'] == 0 and
+                  v['thp_kb'] == 0,
+                  '%s, every move failing: %s' % (mode, v))
+        # The writable segment's moves fail: the code's still move, and
+        # the target found the data's mappings as they were.
+        v = target_ok(*run([path, 'api', mode], {'HT_TEST_FAIL_MREMAP': 'rw'}),
+                      '%s, data moves failing' % mode)
+        if v is not None:
+            check(v['remap'] == -12 and v['ranges'] >= 1 and
+                  v['text_hugetlb_kb'] >= 2048 and v['rw_hugetlb_kb'] == 0
+                  and v['all_hugetlb_kb'] == v['hugetlb_kb'] and
+                  v['thp_kb'] == 0,
+                  '%s, data moves failing: %s' % (mode, v))
+
+
 PRELOAD_FAIL = 'RTEMEM_HUGETEXT=enforce failed: exiting'
 
 
@@ -485,6 +509,7 @@ CASES = {
     '1g': lambda a: case_1g(a[0]),
     'enforce-short': lambda a: case_enforce_short(a[0]),
     'auto-short': lambda a: case_auto_short(a[0]),
+    'move-fails': lambda a: case_move_fails(a[0]),
     'preload': lambda a: case_preload(a[0], a[1]),
     'lib': lambda a: case_lib(a[0], a[1]),
     'gdb': lambda a: case_gdb(a[0], a[1]),
