@@ -79,8 +79,7 @@ object_add_segments(struct ht_object *o, const struct dl_phdr_info *info)
 		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
 		uintptr_t start = info->dlpi_addr + ph->p_vaddr;
 
-		if (ph->p_type != PT_LOAD || ph->p_memsz == 0 ||
-				o->n_seg == HT_MAX_SEGMENTS)
+		if (ph->p_type != PT_LOAD || ph->p_memsz == 0)
 			continue;
 		o->seg[o->n_seg].start = start;
 		o->seg[o->n_seg].end = start + ph->p_memsz;

@@ -179,7 +179,7 @@ plan_add(struct ht_plan *p, unsigned int oi, uintptr_t s, uintptr_t e,
 {
 	struct ht_range *r;
 
-	if (p->n == RTE_HUGETEXT_MAX_RANGES)
+	if (p->n == HT_MAX_RANGES)
 		return false;
 	r = &p->r[p->n++];
 	memset(r, 0, sizeof(*r));
@@ -259,7 +259,7 @@ plan_object(struct ht_plan *p, unsigned int oi, const struct ht_object *o,
 		ht_log(log, HT_WARNING,
 				"more than %d ranges: the rest of %s "
 				"stays on small pages\n",
-				RTE_HUGETEXT_MAX_RANGES, o->name);
+				HT_MAX_RANGES, o->name);
 		moved = 0;
 		for (unsigned int i = 0; i < p->n; i++)
 			if (p->r[i].obj == oi)
@@ -277,7 +277,10 @@ ht_plan_build(struct ht_plan *plan, const struct ht_object *obj,
 {
 	unsigned int i;
 
-	memset(plan, 0, sizeof(*plan));
+	/* Not the whole plan: only the ranges made are ever touched. */
+	plan->n = 0;
+	plan->segments = 0;
+	plan->small_bytes = 0;
 	for (i = 0; i < n_obj; i++)
 		plan_object(plan, i, &obj[i], maps, sizes, heap, log);
 }

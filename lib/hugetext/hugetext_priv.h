@@ -23,7 +23,13 @@
 #include "rte_hugetext.h"
 
 #define HT_MAX_OBJECTS 16 /* executable + libraries examined */
-#define HT_MAX_SEGMENTS 16 /* PT_LOAD segments per object */
+/*
+ * PT_LOAD segments per object: as many as an ELF header can count
+ * (e_phnum), and ranges per call: a page each at least. The state is
+ * mapped with MAP_NORESERVE: only what a call fills is memory.
+ */
+#define HT_MAX_SEGMENTS 65535
+#define HT_MAX_RANGES (1U << 16)
 #define HT_MAX_SIZES 4 /* hugetlb page sizes */
 #define HT_MAX_MAPS 32768 /* lines of /proc/self/maps */
 #define HT_MAPS_TEXT (4 << 20) /* bytes of /proc/self/maps */
@@ -127,7 +133,7 @@ struct ht_range {
 };
 
 struct ht_plan {
-	struct ht_range r[RTE_HUGETEXT_MAX_RANGES];
+	struct ht_range r[HT_MAX_RANGES];
 	unsigned int n;
 	unsigned int segments; /* PT_LOAD segments seen */
 	size_t small_bytes; /* bytes of segments that stay small */

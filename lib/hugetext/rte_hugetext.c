@@ -28,7 +28,8 @@
 
 static struct {
 	struct rte_hugetext_report report;
-	struct rte_hugetext_range range[RTE_HUGETEXT_MAX_RANGES];
+	struct rte_hugetext_range *range; /* mapped, report.ranges of them */
+	unsigned int cap; /* room in range */
 } ht_last;
 
 static const struct ht_policy ht_policies[] = {
@@ -198,6 +199,27 @@ plan_move(struct ht_ctx *c)
 	return ret;
 }
 
+/*
+ * Room for the report of @p n ranges, made before anything moves: the
+ * report of a move that happened cannot be lost for want of memory.
+ */
+static int
+report_alloc(unsigned int n)
+{
+	void *p = mmap(NULL, (size_t)n * sizeof(*ht_last.range),
+			PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1,
+			0);
+
+	if (p == MAP_FAILED)
+		return -ENOMEM;
+	/* A call that moved nothing may come before: its room goes. */
+	if (ht_last.range != NULL)
+		munmap(ht_last.range, ht_last.cap * sizeof(*ht_last.range));
+	ht_last.range = p;
+	ht_last.cap = n;
+	return 0;
+}
+
 static void
 report_save(const struct ht_ctx *c, enum rte_hugetext_mode mode, int status,
 		unsigned int fallbacks, uint64_t t0)
@@ -206,7 +228,7 @@ report_save(const struct ht_ctx *c, enum rte_hugetext_mode mode, int status,
 	const struct ht_plan *plan = &c->plan;
 	unsigned int i;
 
-	memset(&ht_last, 0, sizeof(ht_last));
+	memset(rep, 0, sizeof(*rep));
 	rep->mode = mode;
 	rep->status = status;
 	rep->objects = c->n_obj;
@@ -304,7 +326,9 @@ remap_ctx(struct ht_ctx *c, const struct rte_hugetext_conf *conf,
 				c->sizes.grain >> 10);
 		return -ENOEXEC;
 	}
-	ret = plan_reserve(c, pol, &fallbacks);
+	ret = c->plan.n > 0 ? report_alloc(c->plan.n) : 0;
+	if (ret == 0)
+		ret = plan_reserve(c, pol, &fallbacks);
 	if (ret < 0)
 		return ret;
 	ret = plan_move(c);
@@ -330,7 +354,7 @@ ht_remap(const struct rte_hugetext_conf *conf, unsigned int nothing_level)
 	if (!ht_policies[conf->mode].hugetlb && !ht_policies[conf->mode].thp)
 		return 0; /* off */
 	c = mmap(NULL, sizeof(*c), PROT_READ | PROT_WRITE,
-			MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+			MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	if (c == MAP_FAILED)
 		return -ENOMEM;
 	c->log.fn = conf->log;

@@ -124,9 +124,6 @@ struct rte_hugetext_report {
 	uint64_t elapsed_ns; /**< time the remap took */
 };
 
-/** At most this many ranges are moved by one call. */
-#define RTE_HUGETEXT_MAX_RANGES 64
-
 /**
  * Move the executable's segments (and the libraries in @p conf) onto huge
  * pages.
