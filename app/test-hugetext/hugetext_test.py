@@ -271,6 +271,18 @@ def case_move_fails(path):
                   '%s, data moves failing: %s' % (mode, v))
 
 
+def case_segments(path):
+    """28 PT_LOAD segments: every one examined, each array's page moved."""
+    if not check(os.path.exists(path), '%s not built (Debian: binutils)'
+                 % path):
+        return
+    status, out, err = run([path])
+    v = values(out)
+    check(status == 0 and v.get('remap') == 0 and v.get('segments') == 28
+          and v.get('moved') == 24 and v.get('bad') == 0,
+          'segments: exit %d\n%s%s' % (status, out, err))
+
+
 PRELOAD_FAIL = 'RTEMEM_HUGETEXT=enforce failed: exiting'
 
 
@@ -510,6 +522,7 @@ CASES = {
     'enforce-short': lambda a: case_enforce_short(a[0]),
     'auto-short': lambda a: case_auto_short(a[0]),
     'move-fails': lambda a: case_move_fails(a[0]),
+    'segments': lambda a: case_segments(a[0]),
     'preload': lambda a: case_preload(a[0], a[1]),
     'lib': lambda a: case_lib(a[0], a[1]),
     'gdb': lambda a: case_gdb(a[0], a[1]),
