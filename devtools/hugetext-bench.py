@@ -20,12 +20,15 @@ order, so that the machine's drift spreads over all of them:
                 the non-PIE build, when libhugetlbfs is installed
 
 It prints, per configuration, the median time per call and per table
-read with the range over the rounds, the ratio to 4K, what lay on huge
+read with the range over the rounds, the ratio to 4K (each round's time
+over the same round's 4K time: median and range), what lay on huge
 pages (from /proc/PID/smaps; "file PMD" is code the kernel mapped from
 the page cache with 2 MB entries by itself, which an aligned binary can
-get without any move), and the move's own cost next to its floor
-measured in the same run: copying the bytes (memcpy) plus faulting in
-new hugetlb pages. --json and --csv write the same rows.
+get without any move), and the move's own cost, in all and per 100 MB
+moved, next to its floor measured in the same run: copying the bytes
+(memcpy) plus faulting in new hugetlb pages. Then rtemem's move against
+a THP copy and against libhugetlbfs on the binary it supports, round by
+round. --json and --csv write the same rows.
 
 Exits 1 when a configuration that should move code and data moved
 none: its row would measure small pages under another name. Needs root
@@ -121,7 +124,14 @@ def run_once(binary, env, reps, reads):
     return vals
 
 
-def summary(name, runs, base):
+def ratios(runs, base_runs, key):
+    """Median, min and max of the ratio of each round to the same round
+    of base_runs: a slow round slows both, and cancels out."""
+    rs = [r[key] / b[key] for r, b in zip(runs, base_runs)]
+    return statistics.median(rs), min(rs), max(rs)
+
+
+def summary(name, runs, base, base_runs):
     calls = [r['call_ps'] / 1000 for r in runs]
     reads = [r['read_ps'] / 1000 for r in runs]
     last = runs[-1]
@@ -142,26 +152,46 @@ def summary(name, runs, base):
         floor = mb / last['memcpy_mbps'] * 1000
         if 'THP' not in name:
             floor += mb / last['hugetlb_fill_mbps'] * 1000
-        row.update(remap_ms=ms, remap_mb=mb, floor_ms=floor)
+        row.update(remap_ms=ms, remap_mb=mb, floor_ms=floor,
+                   remap_ms_per_100mb=ms * 100 / mb if mb else 0)
     if base:
-        row['call_vs_4k'] = row['call_ns'] / base['call_ns']
-        row['read_vs_4k'] = row['read_ns'] / base['read_ns']
+        for what, key in (('call', 'call_ps'), ('read', 'read_ps')):
+            med, lo, hi = ratios(runs, base_runs, key)
+            row.update({what + '_vs_4k': med, what + '_vs_4k_min': lo,
+                        what + '_vs_4k_max': hi})
     return row
 
 
+# rtemem's move against the others', on the same binary, round by round.
+VERSUS = [('2M', 'THP'), ('1G', 'THP'), ('2M non-PIE', 'libhugetlbfs')]
+
+
+def print_versus(runs):
+    for a, b in VERSUS:
+        if a not in runs or b not in runs:
+            continue
+        c, r = (ratios(runs[a], runs[b], k) for k in ('call_ps', 'read_ps'))
+        print('%s / %s, round by round: calls %.3f [%.3f-%.3f], reads '
+              '%.3f [%.3f-%.3f]' % ((a, b) + c + r))
+
+
 def print_rows(rows, limits):
-    print('%-17s %22s %22s %7s %7s %8s %8s %8s %9s %9s' %
-          ('config', 'ns/call [min-max]', 'ns/read [min-max]', 'call/4K',
-           'read/4K', 'code MB', 'data MB', 'file PMD', 'move ms',
-           'floor ms'))
+    print('%-17s %22s %22s %19s %19s %8s %8s %8s %9s %9s %9s' %
+          ('config', 'ns/call [min-max]', 'ns/read [min-max]',
+           'call/4K [min-max]', 'read/4K [min-max]', 'code MB', 'data MB',
+           'file PMD', 'move ms', 'ms/100MB', 'floor ms'))
     for r in rows:
-        print('%-17s %8.2f [%5.2f-%5.2f] %8.2f [%5.2f-%5.2f] %7.3f %7.3f '
-              '%8.1f %8.1f %8.1f %9s %9s' %
+        vs = ['%5.3f [%4.2f-%4.2f]' % (r.get(w + '_vs_4k', 1),
+                                       r.get(w + '_vs_4k_min', 1),
+                                       r.get(w + '_vs_4k_max', 1))
+              for w in ('call', 'read')]
+        print('%-17s %8.2f [%5.2f-%5.2f] %8.2f [%5.2f-%5.2f] %19s %19s '
+              '%8.1f %8.1f %8.1f %9s %9s %9s' %
               (r['config'], r['call_ns'], r['call_ns_min'], r['call_ns_max'],
-               r['read_ns'], r['read_ns_min'], r['read_ns_max'],
-               r.get('call_vs_4k', 1), r.get('read_vs_4k', 1),
-               r['code_huge_mb'], r['data_huge_mb'], r['file_pmd_mb'],
+               r['read_ns'], r['read_ns_min'], r['read_ns_max'], vs[0],
+               vs[1], r['code_huge_mb'], r['data_huge_mb'], r['file_pmd_mb'],
                '%.1f' % r['remap_ms'] if 'remap_ms' in r else '-',
+               '%.1f' % r['remap_ms_per_100mb'] if 'remap_ms' in r else '-',
                '%.1f' % r['floor_ms'] if 'floor_ms' in r else '-'))
     print('limits: memcpy %d MB/s, new hugetlb pages %d MB/s; floor = '
           'moved MB / memcpy + moved MB / new pages (THP: memcpy only)'
@@ -237,9 +267,11 @@ def main():
         for name, binary, _ in confs:
             base = BASES[1] if binary == nopie else BASES[0]
             rows.append(summary(name, runs[name], next(
-                (r for r in rows if r['config'] == base), None)))
+                (r for r in rows if r['config'] == base), None),
+                runs.get(base)))
         last = runs['2M'][-1]
         print_rows(rows, (last['memcpy_mbps'], last['hugetlb_fill_mbps']))
+        print_versus(runs)
         missed = [r['config'] for r in rows if r['config'] not in BASES and
                   (r['code_huge_mb'] == 0 or r['data_huge_mb'] == 0)]
         if missed:
