@@ -47,6 +47,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -437,25 +438,47 @@ mi_fnv_line(const struct rte_memzone *mz, void *arg)
 				mi_fnv(mz->addr, mz->len));
 }
 
+/* The process's address space in bytes, per /proc/self/statm. */
+static rlim_t
+mi_vm_size(void)
+{
+	unsigned long pages = 0;
+	FILE *f = fopen("/proc/self/statm", "r");
+
+	if (f != NULL) {
+		if (fscanf(f, "%lu", &pages) != 1)
+			pages = 0;
+		fclose(f);
+	}
+	return (rlim_t)pages * (rlim_t)sysconf(_SC_PAGESIZE);
+}
+
 /*
  * Fork before touching anything: the child sums every memzone and sends
  * the sums up a pipe, then this process sums them too, says whether
- * both saw the same bytes, and reads everything as mi_show does.
+ * both saw the same bytes, and reads everything as mi_show does. With
+ * @p tight, fork() finds no address space for a page buffer (RLIMIT_AS
+ * at what is mapped, plus 1 MB).
  */
 static int
-mi_child_fork(int argc, char **argv)
+mi_fork_run(bool tight)
 {
 	char mine[4096] = "", child[4096] = "";
+	struct rlimit old, lim;
 	int fds[2], status;
 	ssize_t n, got = 0;
 	pid_t pid;
 
-	RTE_SET_USED(argc);
-	RTE_SET_USED(argv);
 	fflush(stdout);
-	if (pipe(fds) != 0)
+	if (pipe(fds) != 0 || getrlimit(RLIMIT_AS, &old) != 0)
+		return 1;
+	lim = old;
+	lim.rlim_cur = mi_vm_size() + (1u << 20);
+	if (tight && setrlimit(RLIMIT_AS, &lim) != 0)
 		return 1;
 	pid = fork();
+	if (tight && pid != 0 && setrlimit(RLIMIT_AS, &old) != 0)
+		return 1;
 	if (pid == 0) {
 		rte_memzone_walk(mi_fnv_line, child);
 		n = write(fds[1], child, strlen(child));
@@ -478,7 +501,24 @@ mi_child_fork(int argc, char **argv)
 	mi_print_all();
 	return 0;
 }
+
+static int
+mi_child_fork(int argc, char **argv)
+{
+	RTE_SET_USED(argc);
+	RTE_SET_USED(argv);
+	return mi_fork_run(false);
+}
 REGISTER_CHILD_ACTION(mi_fork, mi_child_fork)
+
+static int
+mi_child_fork_tight(int argc, char **argv)
+{
+	RTE_SET_USED(argc);
+	RTE_SET_USED(argv);
+	return mi_fork_run(true);
+}
+REGISTER_CHILD_ACTION(mi_fork_tight, mi_child_fork_tight)
 
 /* One big memzone of random data, then saves to argv[1] when told. */
 static int
@@ -2056,6 +2096,41 @@ mi_lazy_fork(const struct mi_case *c, const char *img, const char *made,
 	return TEST_SUCCESS;
 }
 
+/*
+ * fork() with no address space left for a page buffer (uffd-copy on one
+ * file per list, whose fills map nothing else): the forking thread
+ * fills what is left with the handler's buffer, and the child still sees
+ * every byte.
+ */
+static int
+mi_lazy_fork_tight(const struct mi_case *c, const char *img, const char *made)
+{
+	const char *const lazy[] = { "--memzone-image-strategy=uffd-copy",
+		"--iova-mode=va", "--memzone-image-prefetch=off",
+		"--single-file-segments", NULL };
+	struct test_child_result res;
+
+	if (test_huge_page_size() != (2u << 20)) {
+		printf("fork with no memory for a buffer: not run, every page "
+		       "is in once init returns on %" PRIu64 " MB pages\n",
+				test_huge_page_size() >> 20);
+		return TEST_SUCCESS;
+	}
+	TEST_ASSERT_SUCCESS(mi_lazy_run(c, img, lazy, "mi_fork_tight", &res),
+			"run");
+	TEST_ASSERT_EQUAL(res.exit_code, 0, "%s", res.output);
+	TEST_ASSERT_STR_CONTAINS(res.output,
+			"the handler's fills the pages left before fork(), "
+			"which the child would see empty",
+			"no buffer borrowed");
+	TEST_ASSERT_STR_CONTAINS(res.output, "forked child saw the same bytes",
+			"tight fork");
+	TEST_ASSERT_EQUAL(mi_expect_made(res.output, made, "tight fork"),
+			TEST_SUCCESS, "not the memzones saved");
+	mi_print_line(res.output, "fork(): filled");
+	return TEST_SUCCESS;
+}
+
 static int
 mi_lazy_body(struct mi_case *c)
 {
@@ -2119,6 +2194,8 @@ mi_lazy_body(struct mi_case *c)
 			"lazy restore killed, one file per list");
 	TEST_ASSERT_EQUAL(mi_lazy_empty(c), TEST_SUCCESS,
 			"lazy restore of an image of no memzone");
+	TEST_ASSERT_EQUAL(mi_lazy_fork_tight(c, img, made), TEST_SUCCESS,
+			"fork with no memory for a buffer");
 	for (r = 0; r < RTE_DIM(lazy_strategies); r++) {
 		TEST_ASSERT_EQUAL(
 				mi_lazy_freed(c, img, made, lazy_strategies[r]),

@@ -48,6 +48,13 @@ enum {
 	LAZY_DONE
 };
 
+/* A buffer to build pages in, as large as the largest page. */
+struct lazy_bounce {
+	void *map;
+	size_t map_len;
+	void *buf; /* in map, aligned to 2 MB */
+};
+
 struct malloc_image_lazy {
 	const struct malloc_image_lazy_ops *ops;
 	int fill_fd; /* eal_fill_open() */
@@ -80,6 +87,14 @@ struct malloc_image_lazy {
 	int stop; /* atomic: cleanup wants the threads gone */
 	struct timespec t0;
 	pthread_t handler;
+	/*
+	 * The handler's buffer, made at start (no memory then fails the
+	 * start, not a fault later), under its lock while it serves: a
+	 * thread that must fill everything (fork(), exit) and gets no
+	 * buffer of its own borrows it.
+	 */
+	struct lazy_bounce hbounce;
+	pthread_mutex_t hbounce_lock;
 	pthread_t prefetch[LAZY_THREADS_MAX];
 	unsigned int n_prefetch; /* started */
 	uint8_t *filling; /* the config's image_filling */
@@ -272,13 +287,6 @@ lazy_fill(struct malloc_image_lazy *lz, uint64_t i, void *bounce)
 	lazy_wake(lz, p);
 	return true;
 }
-
-/* A buffer to build pages in, as large as the largest page. */
-struct lazy_bounce {
-	void *map;
-	size_t map_len;
-	void *buf; /* in map, aligned to 2 MB */
-};
 
 /*
  * Faulted in here, so that the first page fault served does not pay for
@@ -603,25 +611,21 @@ static void *
 lazy_handler(void *arg)
 {
 	struct malloc_image_lazy *lz = arg;
-	struct lazy_bounce b = { 0 };
 	struct pollfd pfd[2] = {
 		{ .fd = lz->fill_fd, .events = POLLIN },
 		{ .fd = lz->stop_fd[0], .events = POLLIN },
 	};
+	bool ok;
 
-	if (lazy_bounce_get(lz, &b, true) < 0) {
-		EAL_LOG(CRIT,
-				"--memzone-image-strategy=%s: no memory for a "
-				"page buffer",
-				lz->ops->name);
-		_exit(EXIT_FAILURE);
-	}
 	for (;;) {
 		if (poll(pfd, 2, -1) < 0 && errno != EINTR)
 			lazy_handler_lost(lz, "poll");
 		if (pfd[0].revents & POLLIN) {
 			__atomic_store_n(&lz->serving, 1, __ATOMIC_RELEASE);
-			if (!lazy_drain(lz, b.buf))
+			pthread_mutex_lock(&lz->hbounce_lock);
+			ok = lazy_drain(lz, lz->hbounce.buf);
+			pthread_mutex_unlock(&lz->hbounce_lock);
+			if (!ok)
 				lazy_handler_lost(lz, "read");
 			__atomic_store_n(&lz->serving, 0, __ATOMIC_RELEASE);
 			eal_os_futex_wake(&lz->serving);
@@ -631,7 +635,6 @@ lazy_handler(void *arg)
 	}
 	if (__atomic_load_n(&lz->n_done, __ATOMIC_ACQUIRE) == lz->n_pages)
 		lazy_finish(lz);
-	lazy_bounce_put(&b);
 	return NULL;
 }
 
@@ -738,6 +741,8 @@ lazy_free(struct malloc_image_lazy *lz)
 	free(lz->zones);
 	free(lz->pages);
 	free(lz->state);
+	lazy_bounce_put(&lz->hbounce);
+	pthread_mutex_destroy(&lz->hbounce_lock);
 	free(lz);
 }
 
@@ -830,6 +835,7 @@ lazy_start(const struct malloc_image_lazy_ops *ops,
 		return malloc_image_err_out(err, len, -ENOMEM, "out of memory");
 	lz->ops = ops;
 	lz->fill_fd = lz->stop_fd[0] = lz->stop_fd[1] = lz->img_fd = -1;
+	pthread_mutex_init(&lz->hbounce_lock, NULL);
 	clock_gettime(CLOCK_MONOTONIC, &lz->t0);
 	lz->filling = r->filling;
 	lz->complete_at_stop = r->complete_at_stop;
@@ -848,6 +854,13 @@ lazy_start(const struct malloc_image_lazy_ops *ops,
 				rte_strerror(rte_errno));
 	lz->watching = ret == 0;
 	/* The application's signals are not for these threads. */
+	if (ret == 0) {
+		ret = lazy_bounce_get(lz, &lz->hbounce, true);
+		if (ret < 0)
+			malloc_image_err_out(err, len, ret,
+					"no memory for a page buffer: %s",
+					strerror(-ret));
+	}
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &old);
 	if (ret == 0) {
@@ -935,19 +948,28 @@ static uint64_t
 lazy_complete(struct malloc_image_lazy *lz, const char *why)
 {
 	struct lazy_bounce b = { 0 };
-	char msg[256];
+	bool borrowed;
 	uint64_t i, n = 0;
 
 	if (__atomic_load_n(&lz->n_done, __ATOMIC_ACQUIRE) == lz->n_pages)
 		return 0;
-	if (lazy_bounce_get(lz, &b, false) < 0) {
-		snprintf(msg, sizeof(msg),
-				"no memory to fill the pages left %s", why);
-		lazy_fatal(lz, &lz->pages[0], msg);
+	/* With no memory for one, the handler's: faults wait meanwhile. */
+	borrowed = lazy_bounce_get(lz, &b, false) < 0;
+	if (borrowed) {
+		EAL_LOG(INFO,
+				"--memzone-image-strategy=%s: no memory for a "
+				"page buffer: the handler's fills the pages left "
+				"%s",
+				lz->ops->name, why);
+		pthread_mutex_lock(&lz->hbounce_lock);
+		b.buf = lz->hbounce.buf;
 	}
 	for (i = 0; i < lz->n_pages; i++)
 		n += lazy_fill(lz, i, b.buf);
-	lazy_bounce_put(&b);
+	if (borrowed)
+		pthread_mutex_unlock(&lz->hbounce_lock);
+	else
+		lazy_bounce_put(&b);
 	return n;
 }
 
