@@ -84,13 +84,13 @@ uffd_minor_probe(const struct rte_memzone_image *img, char *err, size_t len)
 		return 0;
 	addr = (const void *)(uintptr_t)img->zones[0].addr;
 	/*
-	 * --huge-unlink=always is refused even where pages get their files
-	 * as they are filled (which would not need them later): one rule
-	 * for every layout, and one file per list does need them.
+	 * A page whose file comes with its fill is read through that file
+	 * before it goes (--huge-unlink=always): the layout decides for
+	 * every page, a file each or one per list.
 	 */
+	if (eal_memalloc_page_deferred(addr))
+		return 0;
 	ret = eal_memalloc_page_view(addr, &view);
-	if (ret == -ENOENT && eal_memalloc_page_deferred(addr))
-		return 0; /* its file comes with its fill */
 	if (ret < 0)
 		return malloc_image_err_out(err, len, ret,
 				"--memzone-image-strategy=uffd-minor fills pages "
