@@ -1682,6 +1682,20 @@ mi_lazy_run(const struct mi_case *c, const char *img, const char *const *lazy,
 }
 
 /*
+ * The page file counts mi_files printed in @p out: before and after it
+ * read one page, and after it read everything. @return whether found.
+ */
+static bool
+mi_files_counts(const char *out, int *before, int *after, int *all)
+{
+	const char *f = strstr(out, "F "), *g = strstr(out, "\nG ");
+
+	return f != NULL && g != NULL &&
+			sscanf(f, "F %d %d", before, after) == 2 &&
+			sscanf(g, "\nG %d", all) == 1;
+}
+
+/*
  * With a file per page, a lazy restore makes each page's file as it fills
  * the page, so that init costs the same whatever the image's size: on
  * touch only, reading one untouched page makes one file, and reading
@@ -1696,7 +1710,7 @@ mi_lazy_files(const struct mi_case *c, const char *img, const char *made,
 	char img_arg[PATH_MAX + 32];
 	struct test_child_result res;
 	int before, after, all, pages;
-	const char *args[16], *f, *g, *n;
+	const char *args[16], *n;
 
 	if (test_huge_page_size() != (2u << 20)) {
 		printf("%s, files made as pages fill: not run, every page is "
@@ -1708,12 +1722,7 @@ mi_lazy_files(const struct mi_case *c, const char *img, const char *made,
 	mi_restore_args(c, img, lazy, c->dir, img_arg, args);
 	TEST_ASSERT_SUCCESS(test_child_run("mi_files", args, &res), "run");
 	TEST_ASSERT_EQUAL(res.exit_code, 0, "%s: %s", strategy, res.output);
-	f = strstr(res.output, "F ");
-	g = strstr(res.output, "\nG ");
-	TEST_ASSERT(f != NULL && g != NULL &&
-					sscanf(f, "F %d %d", &before, &after) ==
-							2 &&
-					sscanf(g, "\nG %d", &all) == 1,
+	TEST_ASSERT(mi_files_counts(res.output, &before, &after, &all),
 			"%s: %s", strategy, res.output);
 	printf("%s: %d page files after init, %d after one page read, %d "
 	       "after all\n",
@@ -1970,13 +1979,7 @@ mi_minor_unlinked(const struct mi_case *c, const char *img, const char *made)
 	TEST_ASSERT_EQUAL(mi_forget(c), TEST_SUCCESS, "forget");
 	TEST_ASSERT_SUCCESS(test_child_run("mi_files", args, &res), "run");
 	TEST_ASSERT_EQUAL(res.exit_code, 0, "%s", res.output);
-	TEST_ASSERT(strstr(res.output, "F ") != NULL &&
-					sscanf(strstr(res.output, "F "),
-							"F %d %d", &before,
-							&after) == 2 &&
-					strstr(res.output, "\nG ") != NULL &&
-					sscanf(strstr(res.output, "\nG "),
-							"\nG %d", &left) == 1,
+	TEST_ASSERT(mi_files_counts(res.output, &before, &after, &left),
 			"no file counts: %s", res.output);
 	TEST_ASSERT(before == 0 && after == 0 && left == 0,
 			"files under --huge-unlink=always: %d, %d after a fill, "
