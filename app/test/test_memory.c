@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -27,6 +28,7 @@
 
 #include "eal_memalloc.h"
 #include "eal_memseg_list.h"
+#include "eal_sys.h"
 #include "linux/eal_os.h"
 #include "test.h"
 
@@ -837,6 +839,175 @@ test_mem_va_hole(void)
 	return ret;
 }
 
+/* The hugepages file @p fd holds. */
+static int64_t
+scratch_file_pages(int fd, uint64_t pg)
+{
+	struct stat st;
+
+	return fstat(fd, &st) == 0 ? (int64_t)(st.st_blocks * 512 / pg) : -1;
+}
+
+/*
+ * Two covered ranges, pages 1 and 3 (half a mapping), page 2 between:
+ * what was written is found in each, nothing in the gap.
+ */
+static int
+scratch_checks_two(char *base, uint64_t pg, int fd)
+{
+	uintptr_t addr = 0;
+	struct eal_scratch *s;
+	uint64_t len = 0;
+	char got;
+	int ret;
+
+	s = eal_scratch_open(2 * pg);
+	TEST_ASSERT_NOT_NULL(s, "open: %s", strerror(errno));
+	ret = eal_scratch_cover(s, (uintptr_t)base + pg, pg, pg);
+	if (ret == 0)
+		ret = eal_scratch_cover(s, (uintptr_t)base + 3 * pg, pg, pg);
+	if (ret < 0) {
+		eal_scratch_close(s);
+		TEST_ASSERT(false, "cover: %d", ret);
+	}
+	base[pg + 10] = 3;
+	base[3 * pg + 3 * 4096] = 4;
+	if (eal_scratch_next(s, &addr, &len) != 1 ||
+			addr != (uintptr_t)base + pg || len != 4096)
+		ret = -1;
+	addr = (uintptr_t)base + 2 * pg;
+	if (ret == 0 &&
+			(eal_scratch_next(s, &addr, &len) != 1 ||
+					addr !=
+							(uintptr_t)base +
+									3 * pg +
+									3 * 4096 ||
+					len != 4096))
+		ret = -2;
+	if (ret == 0 &&
+			eal_scratch_read(s, (uintptr_t)base + 2 * pg, &got,
+					1) != -EINVAL)
+		ret = -3;
+	TEST_ASSERT_SUCCESS(eal_scratch_close(s), "close");
+	TEST_ASSERT_SUCCESS(ret, "two ranges: %d", ret);
+	TEST_ASSERT_EQUAL(scratch_file_pages(fd, pg), 1,
+			"pages the file holds: cover or close allocated");
+	TEST_ASSERT_EQUAL(base[pg], 0x5a, "the page held is back");
+	/* Read last: the read allocates the page in the file. */
+	TEST_ASSERT_EQUAL(base[3 * pg + 3 * 4096], 0,
+			"a scratch write went through");
+	return TEST_SUCCESS;
+}
+
+/* The checks of test_mem_scratch() on 4 pages at @p base of file @p fd. */
+static int
+scratch_checks(char *base, uint64_t pg, int fd)
+{
+	struct eal_scratch *s;
+	uintptr_t addr = 0;
+	uint64_t len = 0;
+	char got = 0;
+	int ret;
+
+	s = eal_scratch_open(4 * pg);
+	TEST_ASSERT_NOT_NULL(s, "open: %s", strerror(errno));
+	ret = eal_scratch_cover(s, (uintptr_t)base + pg, 3 * pg, pg);
+	if (ret == 0)
+		ret = eal_scratch_cover(s, (uintptr_t)base, pg, pg) == -EINVAL ?
+				0 :
+				-1;
+	if (ret == 0)
+		ret = eal_scratch_cover(s, (uintptr_t)base + 4 * pg, 2 * pg,
+				      pg) == -ENOSPC ?
+				0 :
+				-1;
+	if (ret < 0) {
+		eal_scratch_close(s);
+		TEST_ASSERT(false, "cover: %d", ret);
+	}
+	/* The page the file holds is aside; the scratch reads as zeros. */
+	ret = base[pg] == 0 ? 0 : -1;
+	base[pg + 100] = 1;
+	base[3 * pg + 8192 + 5] = 2;
+	if (ret == 0 &&
+			(eal_scratch_next(s, &addr, &len) != 1 ||
+					addr != (uintptr_t)base + pg ||
+					len != 4096))
+		ret = -2;
+	addr += len;
+	if (ret == 0 &&
+			(eal_scratch_next(s, &addr, &len) != 1 ||
+					addr != (uintptr_t)base + 3 * pg + 8192 ||
+					len != 4096))
+		ret = -3;
+	if (ret == 0 &&
+			(eal_scratch_read(s, addr + 5, &got, 1) != 0 ||
+					got != 2))
+		ret = -4;
+	addr += len;
+	if (ret == 0 && eal_scratch_next(s, &addr, &len) != 0)
+		ret = -5;
+	if (ret == 0 &&
+			eal_scratch_read(s, (uintptr_t)base + pg - 1, &got,
+					1) != -EINVAL)
+		ret = -6;
+	TEST_ASSERT_SUCCESS(eal_scratch_close(s), "close");
+	TEST_ASSERT_SUCCESS(ret, "scratch seen through the cover: %d", ret);
+	TEST_ASSERT_EQUAL(base[pg], 0x5a, "the page held is back");
+	TEST_ASSERT_EQUAL(base[pg + 100], 0, "a scratch write went through");
+	TEST_ASSERT_EQUAL(scratch_file_pages(fd, pg), 1,
+			"pages the file holds: cover or close allocated");
+	return scratch_checks_two(base, pg, fd);
+}
+
+/*
+ * Scratch over hugepage mappings (eal_scratch_cover()): moves them aside
+ * with nothing allocated, whether the range is one mapping or several
+ * (pages 1-3: a page the file holds, then two it does not, of another
+ * mapping), reports what was written in 4 KB pages, in one range or
+ * two with a gap, and puts them back as they were.
+ */
+static int
+test_mem_scratch(void)
+{
+	uint64_t pg = test_huge_page_size();
+	char dir[PATH_MAX], path[PATH_MAX + 16];
+	char *res = MAP_FAILED, *base, *m;
+	int fd, ret = TEST_FAILED;
+
+	if (pg == 0 || test_scratch_dir("scratch", dir, sizeof(dir)) < 0)
+		return test_skip_hugepages("no hugetlbfs scratch directory");
+	snprintf(path, sizeof(path), "%s/page", dir);
+	fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	if (fd >= 0 && ftruncate(fd, (off_t)(5 * pg)) == 0)
+		res = mmap(NULL, 5 * pg, PROT_NONE,
+				MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1,
+				0);
+	if (res != MAP_FAILED) {
+		base = RTE_PTR_ALIGN_CEIL(res, pg);
+		/* Page 1 from file page 4, pages 2-3 from file pages 1-2. */
+		m = mmap(base + pg, pg, PROT_READ | PROT_WRITE,
+				MAP_SHARED | MAP_FIXED, fd, (off_t)(4 * pg));
+		if (m != MAP_FAILED)
+			m = mmap(base + 2 * pg, 2 * pg, PROT_READ | PROT_WRITE,
+					MAP_SHARED | MAP_FIXED | MAP_NORESERVE,
+					fd, (off_t)pg);
+		if (m != MAP_FAILED) {
+			base[pg] = 0x5a;
+			ret = scratch_checks(base, pg, fd);
+		} else {
+			printf("cannot map the pages: %s\n", strerror(errno));
+		}
+		munmap(res, 5 * pg);
+	}
+	if (fd >= 0)
+		close(fd);
+	unlink(path);
+	if (test_scratch_dir_remove(dir) < 0)
+		ret = TEST_FAILED;
+	return ret;
+}
+
 static struct unit_test_suite memory_suite = {
 	.suite_name = "memory API and page allocator",
 	.unit_test_cases = {
@@ -850,6 +1021,7 @@ static struct unit_test_suite memory_suite = {
 		TEST_CASE(test_mem_shaping_options),
 		TEST_CASE(test_mem_cgroup_limit),
 		TEST_CASE(test_mem_va_hole),
+		TEST_CASE(test_mem_scratch),
 		TEST_CASES_END(),
 	},
 };

@@ -170,4 +170,64 @@ int eal_fill_map(int fd, uintptr_t addr, size_t size);
 /* Wake the threads waiting on the @p size bytes at @p addr (none: no harm). */
 void eal_fill_wake(int fd, uintptr_t addr, size_t size);
 
+/* ---- scratch ---- */
+
+/*
+ * Scratch memory over ranges of the address space, for what a thread
+ * writes there before the pages can be had: eal_scratch_cover() moves
+ * the mappings of a range aside, whole (file, offset, flags), and maps
+ * small zeroed pages in their place; eal_scratch_next() finds what was
+ * written since, to be read at its address; eal_scratch_close() moves
+ * the mappings back over the scratch, which then goes. Moving a range
+ * allocates none of its pages. No other thread may touch a covered range
+ * while it is moved (at init, before the EAL starts its threads).
+ */
+struct eal_scratch;
+
+/*
+ * Scratch for up to @p size bytes of ranges.
+ *
+ * @return it, or NULL with errno set.
+ */
+struct eal_scratch *eal_scratch_open(uint64_t size);
+
+/*
+ * Cover @p size bytes at @p addr: whole pages of @p page_sz bytes, mapped,
+ * one mapping or several, above every range covered before.
+ *
+ * @return 0, or a negative errno (the range as it was): -ENOSPC (more
+ *   than eal_scratch_open() was told), -EINVAL (below a covered range),
+ *   another from the kernel.
+ */
+int eal_scratch_cover(struct eal_scratch *s, uintptr_t addr, uint64_t size,
+		uint64_t page_sz);
+
+/*
+ * The first range written at or after @p *addr in the covered ranges, in
+ * whole small pages: [@p *addr, @p *addr + @p *len).
+ *
+ * @return 1, 0 when there is none, or a negative errno.
+ */
+int eal_scratch_next(
+		const struct eal_scratch *s, uintptr_t *addr, uint64_t *len);
+
+/*
+ * Copy the @p len bytes at @p addr, in one covered range, into @p buf:
+ * from the scratch itself, not through the mapping, so that what the
+ * writer marked unreadable there (AddressSanitizer's poison on free heap
+ * memory) is read too.
+ *
+ * @return 0, or a negative errno (-EINVAL: not in one covered range).
+ */
+int eal_scratch_read(const struct eal_scratch *s, uintptr_t addr, void *buf,
+		uint64_t len);
+
+/*
+ * Move every covered range's mappings back and free @p s (NULL: nothing).
+ *
+ * @return 0, or the -errno of the first range that could not be moved
+ *   back (it is unmapped then: its pages are no longer there).
+ */
+int eal_scratch_close(struct eal_scratch *s);
+
 #endif /* _EAL_SYS_H_ */
