@@ -55,11 +55,13 @@
 
 #include <rte_common.h>
 #include <rte_errno.h>
+#include <rte_malloc.h>
 #include <rte_memory.h>
 #include <rte_memzone.h>
 #include <rte_memzone_image.h>
 #include <rte_string_fns.h>
 
+#include "malloc_check.h"
 #include "malloc_image.h"
 #include "test.h"
 
@@ -138,7 +140,11 @@ mi_nonzero_bytes(const void *p, size_t len)
 
 /* ---- child side ---- */
 
-/* "Z name addr len flags fnv" per memzone, and "E stored" in all. */
+/*
+ * "Z name addr len flags fnv" per memzone, "E stored" in all, and "H ok"
+ * when every heap element around them is whole (a lazy restore lays
+ * init's headers over the pages it fills).
+ */
 static void
 mi_print_one(const struct rte_memzone *mz, void *arg)
 {
@@ -157,8 +163,14 @@ mi_print_all(void)
 {
 	uint64_t stored = 0;
 
+	char err[256];
+
 	rte_memzone_walk(mi_print_one, &stored);
 	printf("E %" PRIu64 "\n", stored);
+	if (malloc_heap_check_all(false, err, sizeof(err)) == 0)
+		printf("H ok\n");
+	else
+		printf("H %s\n", err);
 }
 
 static int
@@ -346,7 +358,8 @@ REGISTER_CHILD_ACTION(mi_free_touch, mi_child_free_touch)
 /*
  * Count the page files in directory argv[1] before and after reading a
  * byte of the middle page of memzone mi5, which init leaves alone
- * ("F before after"), then read every memzone and count again ("G n").
+ * ("F before after"), then read every memzone and every element header
+ * (a heap dump walks them), and count again ("G n").
  */
 static int
 mi_child_files(int argc, char **argv)
@@ -357,6 +370,7 @@ mi_child_files(int argc, char **argv)
 
 	const struct rte_memseg *ms;
 	int fd_before, errno_before;
+	FILE *null;
 
 	if (argc != 2 || mz == NULL)
 		return 2;
@@ -375,6 +389,11 @@ mi_child_files(int argc, char **argv)
 								  "other",
 			rte_memseg_get_fd(ms) >= 0 ? "fd" : "none");
 	mi_print_all();
+	null = fopen("/dev/null", "w");
+	if (null == NULL)
+		return 2;
+	rte_malloc_dump_heaps(null);
+	fclose(null);
 	printf("G %d\n", test_dir_count(argv[1], "map"));
 	return 0;
 }
@@ -696,6 +715,8 @@ mi_found(const char *out, char *buf, size_t len)
 	mi_lines(out, 'Z', buf, len);
 	mi_lines(out, 'E', e, sizeof(e));
 	strlcat(buf, e, len);
+	mi_lines(out, 'H', e, sizeof(e));
+	strlcat(buf, e, len);
 	mi_sort_lines(buf, len);
 }
 
@@ -739,7 +760,10 @@ mi_image_zone_fnv(
 	return ret;
 }
 
-/* The image at @p path as "Z" lines and "E stored", as a child prints. */
+/*
+ * The image at @p path as "Z" lines, "E stored" and "H ok", as a child
+ * prints.
+ */
 static int
 mi_image_lines(const char *path, char *buf, size_t len)
 {
@@ -771,7 +795,7 @@ mi_image_lines(const char *path, char *buf, size_t len)
 				"\n",
 				z->name, z->addr, z->len, z->flags, fnv);
 	}
-	snprintf(buf + off, len - off, "E %" PRIu64 "\n",
+	snprintf(buf + off, len - off, "E %" PRIu64 "\nH ok\n",
 			img->hdr.stored_bytes);
 	rte_memzone_image_close(img);
 	mi_sort_lines(buf, len);
@@ -1604,17 +1628,6 @@ mi_lazy_cut(const struct mi_case *c, const char *img, const char *strategy)
 	size_t len;
 	pid_t pid;
 
-	/*
-	 * On 1 GB pages the memzones share one page, which init fills as it
-	 * carves them: no page is left for the cut to be found in. The path
-	 * is the same on every page size, and runs on 2 MB pages.
-	 */
-	if (test_huge_page_size() != (2u << 20)) {
-		printf("%s, image cut short: not run, every page is in once "
-		       "init returns on %" PRIu64 " MB pages\n",
-				strategy, test_huge_page_size() >> 20);
-		return TEST_SUCCESS;
-	}
 	snprintf(cut, sizeof(cut), "%s.cut", img);
 	TEST_ASSERT_EQUAL(mi_read_all(img, &buf, &len), TEST_SUCCESS, "read");
 	TEST_ASSERT_SUCCESS(mi_write(cut, buf, len), "write %s", cut);
@@ -1697,9 +1710,10 @@ mi_files_counts(const char *out, int *before, int *after, int *all)
 
 /*
  * With a file per page, a lazy restore makes each page's file as it fills
- * the page, so that init costs the same whatever the image's size: on
- * touch only, reading one untouched page makes one file, and reading
- * everything makes the rest. On 1 GB pages init fills the one page.
+ * the page, so that init costs the same whatever the image's size; and
+ * init's own writes around the memzones wait in scratch memory, so init
+ * fills no page. On touch only: no page file after init, one after
+ * reading one page, every one after reading everything.
  */
 static int
 mi_lazy_files(const struct mi_case *c, const char *img, const char *made,
@@ -1712,12 +1726,6 @@ mi_lazy_files(const struct mi_case *c, const char *img, const char *made,
 	int before, after, all, pages;
 	const char *args[16], *n;
 
-	if (test_huge_page_size() != (2u << 20)) {
-		printf("%s, files made as pages fill: not run, every page is "
-		       "in once init returns on %" PRIu64 " MB pages\n",
-				strategy, test_huge_page_size() >> 20);
-		return TEST_SUCCESS;
-	}
 	TEST_ASSERT_EQUAL(mi_forget(c), TEST_SUCCESS, "forget");
 	mi_restore_args(c, img, lazy, c->dir, img_arg, args);
 	TEST_ASSERT_SUCCESS(test_child_run("mi_files", args, &res), "run");
@@ -1727,7 +1735,8 @@ mi_lazy_files(const struct mi_case *c, const char *img, const char *made,
 	printf("%s: %d page files after init, %d after one page read, %d "
 	       "after all\n",
 			strategy, before, after, all);
-	TEST_ASSERT_EQUAL(after, before + 1, "%s: one page read", strategy);
+	TEST_ASSERT_EQUAL(before, 0, "%s: init filled a page", strategy);
+	TEST_ASSERT_EQUAL(after, 1, "%s: one page read", strategy);
 	TEST_ASSERT_STR_CONTAINS(res.output, "D eagain fd\n",
 			"%s: rte_memseg_get_fd() before and after the fill",
 			strategy);
@@ -1736,6 +1745,45 @@ mi_lazy_files(const struct mi_case *c, const char *img, const char *made,
 	TEST_ASSERT(n != NULL && sscanf(n, ": all %d pages", &pages) == 1 &&
 					before < pages && all >= pages,
 			"%s: %s", strategy, res.output);
+	TEST_ASSERT_EQUAL(mi_expect_made(res.output, made, strategy),
+			TEST_SUCCESS, "%s: not the memzones saved", strategy);
+	return TEST_SUCCESS;
+}
+
+/*
+ * Where mremap(MREMAP_FIXED) fails, as for hugetlb mappings before Linux
+ * 5.16 (a seccomp filter in the child says so), there is no scratch
+ * memory over the pages: init fills the pages it writes into, the log
+ * says why, and every memzone and heap element comes back as saved.
+ */
+static int
+mi_lazy_no_move(const struct mi_case *c, const char *img, const char *made,
+		const char *strategy)
+{
+	const char *const lazy[] = { strategy, "--iova-mode=va",
+		"--memzone-image-prefetch=off", NULL };
+	char img_arg[PATH_MAX + 32];
+	struct test_child_result res;
+	int before, after, all, ret;
+	const char *args[16];
+
+	TEST_ASSERT_EQUAL(mi_forget(c), TEST_SUCCESS, "forget");
+	mi_restore_args(c, img, lazy, c->dir, img_arg, args);
+	TEST_ASSERT_SUCCESS(setenv("RTEMEM_TEST_CHILD_NO_MREMAP_FIXED", "1", 1),
+			"setenv");
+	ret = test_child_run("mi_files", args, &res);
+	unsetenv("RTEMEM_TEST_CHILD_NO_MREMAP_FIXED");
+	TEST_ASSERT_SUCCESS(ret, "run");
+	TEST_ASSERT_EQUAL(res.exit_code, 0, "%s: %s", strategy, res.output);
+	TEST_ASSERT_STR_CONTAINS(res.output,
+			"no scratch memory over the pages (Invalid argument): "
+			"init fills those it writes into",
+			"%s: the reason", strategy);
+	TEST_ASSERT(mi_files_counts(res.output, &before, &after, &all),
+			"%s: %s", strategy, res.output);
+	printf("%s, no mremap: %d page files after init\n", strategy, before);
+	TEST_ASSERT(before >= 1 && after <= before + 1,
+			"%s: init filled no page: %s", strategy, res.output);
 	TEST_ASSERT_EQUAL(mi_expect_made(res.output, made, strategy),
 			TEST_SUCCESS, "%s: not the memzones saved", strategy);
 	return TEST_SUCCESS;
@@ -1818,12 +1866,6 @@ mi_lazy_foreign(const struct mi_case *c, const char *img, const char *made,
 	struct test_child_result res;
 	const char *args[16];
 
-	if (test_huge_page_size() != (2u << 20)) {
-		printf("%s, names taken: not run, every page is in once init "
-		       "returns on %" PRIu64 " MB pages\n",
-				strategy, test_huge_page_size() >> 20);
-		return TEST_SUCCESS;
-	}
 	snprintf(names, sizeof(names), "%s%s/%smap_", held ? "held:" : "",
 			c->dir, c->prefix);
 	TEST_ASSERT_EQUAL(mi_forget(c), TEST_SUCCESS, "forget");
@@ -1893,12 +1935,6 @@ mi_lazy_killed(const struct mi_case *c, const char *img, const char *made)
 	const char *args[16];
 	pid_t pid;
 
-	if (test_huge_page_size() != (2u << 20)) {
-		printf("lazy restore killed: not run, every page is in once "
-		       "init returns on %" PRIu64 " MB pages\n",
-				test_huge_page_size() >> 20);
-		return TEST_SUCCESS;
-	}
 	TEST_ASSERT_EQUAL(mi_forget(c), TEST_SUCCESS, "forget");
 	mi_restore_args(c, img, lazy, "hold", img_arg, args);
 	pid = test_child_start("mi_touch", args, &res);
@@ -2005,12 +2041,7 @@ mi_lazy_secondary(const struct mi_case *c, const char *img, const char *made,
 		"--iova-mode=va", prefetch, "-l", "0", NULL };
 	const char *const sec[] = { c->dir_arg, c->prefix_arg,
 		"--proc-type=secondary", "--lcores=1@0", NULL };
-	/*
-	 * On 1 GB pages the memzones share one page, which init fills as it
-	 * carves them: on touch only, there is then nothing left to wait for.
-	 */
-	bool on_touch = strcmp(prefetch, "--memzone-image-prefetch=off") == 0 &&
-			test_huge_page_size() == (2u << 20);
+	bool on_touch = strcmp(prefetch, "--memzone-image-prefetch=off") == 0;
 	struct test_child_result pr, sr;
 	char img_arg[PATH_MAX + 32], found[4096];
 	const char *args[16];
@@ -2060,10 +2091,10 @@ mi_lazy_freed(const struct mi_case *c, const char *img, const char *made,
 	struct test_child_result res;
 	const char *l, *e;
 
-	/* On 1 GB pages init filled the one page, which mi5 shares. */
+	/* mi5 has no page of its own to give back: they share one. */
 	if (test_huge_page_size() != (2u << 20)) {
-		printf("%s, memzone freed: not run, every page is in once init "
-		       "returns on %" PRIu64 " MB pages\n",
+		printf("%s, memzone freed: not run, the memzones share one "
+		       "page of %" PRIu64 " MB\n",
 				strategy, test_huge_page_size() >> 20);
 		return TEST_SUCCESS;
 	}
@@ -2129,12 +2160,6 @@ mi_lazy_fork_tight(const struct mi_case *c, const char *img, const char *made)
 		"--single-file-segments", NULL };
 	struct test_child_result res;
 
-	if (test_huge_page_size() != (2u << 20)) {
-		printf("fork with no memory for a buffer: not run, every page "
-		       "is in once init returns on %" PRIu64 " MB pages\n",
-				test_huge_page_size() >> 20);
-		return TEST_SUCCESS;
-	}
 	TEST_ASSERT_SUCCESS(mi_lazy_run(c, img, lazy, "mi_fork_tight", &res),
 			"run");
 	TEST_ASSERT_EQUAL(res.exit_code, 0, "%s", res.output);
@@ -2226,6 +2251,10 @@ mi_lazy_body(struct mi_case *c)
 		TEST_ASSERT_EQUAL(
 				mi_lazy_files(c, img, made, lazy_strategies[r]),
 				TEST_SUCCESS, "%s, files", lazy_strategies[r]);
+		TEST_ASSERT_EQUAL(mi_lazy_no_move(c, img, made,
+						  lazy_strategies[r]),
+				TEST_SUCCESS, "%s, no mremap",
+				lazy_strategies[r]);
 		TEST_ASSERT_EQUAL(mi_lazy_foreign(c, img, made,
 						  lazy_strategies[r], false),
 				TEST_SUCCESS, "%s, names taken",

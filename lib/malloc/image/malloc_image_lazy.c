@@ -48,6 +48,13 @@ enum {
 	LAZY_DONE
 };
 
+/* Bytes init wrote in a page (the heap's elements), kept for its fill. */
+struct lazy_write {
+	uint64_t addr;
+	uint64_t len;
+	uint64_t at; /* in write_bytes */
+};
+
 /* A buffer to build pages in, as large as the largest page. */
 struct lazy_bounce {
 	void *map;
@@ -101,6 +108,13 @@ struct malloc_image_lazy {
 	unsigned int n_prefetch_want;
 	unsigned int prefetch_live; /* prefetchers still running (atomic) */
 	bool complete_at_stop; /* fill what is left at stop (kept files) */
+	/* Over the pages from the start to malloc_image_lazy_run(). */
+	struct eal_scratch *scratch;
+	struct lazy_write *writes; /* in address order */
+	uint64_t n_writes;
+	unsigned char *write_bytes;
+	uint64_t write_len; /* bytes in write_bytes */
+	bool handler_started;
 };
 
 /* The one lazy restore of this process, from init to cleanup or done. */
@@ -148,6 +162,41 @@ lazy_ms(const struct malloc_image_lazy *lz)
 			(t.tv_nsec - lz->t0.tv_nsec) / 1e6;
 }
 
+/*
+ * Lay what init wrote in page @p p over @p b, around the memzones: their
+ * bytes are the image's.
+ */
+static void
+lazy_lay_writes(const struct malloc_image_lazy *lz,
+		const struct malloc_image_lazy_page *p, unsigned char *b)
+{
+	const struct malloc_image_chunk *c = &lz->chunks[p->first_chunk];
+	const struct malloc_image_chunk *c_end = c + p->n_chunks;
+	uint64_t i, cur, end;
+
+	for (i = p->first_write; i < p->first_write + p->n_writes; i++) {
+		const struct lazy_write *w = &lz->writes[i];
+		const unsigned char *src = lz->write_bytes + w->at;
+
+		cur = w->addr;
+		end = w->addr + w->len;
+		for (; c < c_end && c->addr < end; c++) {
+			if (c->addr + c->len <= cur)
+				continue;
+			if (c->addr > cur)
+				memcpy(b + (cur - p->addr),
+						src + (cur - w->addr),
+						c->addr - cur);
+			cur = RTE_MAX(cur, c->addr + c->len);
+			if (cur >= end)
+				break;
+		}
+		if (cur < end)
+			memcpy(b + (cur - p->addr), src + (cur - w->addr),
+					end - cur);
+	}
+}
+
 int
 malloc_image_lazy_build(const struct malloc_image_lazy *lz,
 		const struct malloc_image_lazy_page *p, void *bounce, char *err,
@@ -184,6 +233,7 @@ malloc_image_lazy_build(const struct malloc_image_lazy *lz,
 					c->addr - lz->zones[c->zone].addr);
 	}
 	memset(b + (cur - p->addr), 0, p->addr + p->len - cur);
+	lazy_lay_writes(lz, p, b);
 	return 0;
 }
 
@@ -729,6 +779,14 @@ lazy_register(struct malloc_image_lazy *lz, char *err, size_t len)
 static void
 lazy_free(struct malloc_image_lazy *lz)
 {
+	/* Init failed before the run: its pages as they were. */
+	if (eal_scratch_close(lz->scratch) < 0)
+		EAL_LOG(ERR,
+				"--memzone-image-strategy=%s: some of its pages "
+				"could not be put back in place",
+				lz->ops->name);
+	free(lz->writes);
+	free(lz->write_bytes);
 	if (lz->fill_fd >= 0)
 		close(lz->fill_fd); /* also drops what it watched */
 	if (lz->stop_fd[0] >= 0)
@@ -772,9 +830,7 @@ lazy_setup(struct malloc_image_lazy *lz, const struct rte_memzone_image *img,
 	if (lz->state == NULL)
 		return malloc_image_err_out(err, len, -ENOMEM, "out of memory");
 	lz->fill_fd = eal_fill_open(lz->ops->mode, err, len);
-	if (lz->fill_fd < 0)
-		return lz->fill_fd;
-	return lazy_register(lz, err, len);
+	return lz->fill_fd < 0 ? lz->fill_fd : 0;
 }
 
 /*
@@ -817,12 +873,168 @@ lazy_thread_start(pthread_t *t, void *(*fn)(void *), void *arg)
 	return ret;
 }
 
+/*
+ * Cover the pages with scratch until init has written the heap's
+ * elements around the memzones (malloc_image_lazy_run()): a header
+ * written into a page waiting for its fill would make init wait for the
+ * fill, two of them or more on the way to the first access.
+ */
+static void
+lazy_cover(struct malloc_image_lazy *lz)
+{
+	const struct malloc_image_lazy_page *p = lz->pages;
+	uint64_t i, j, total = 0;
+	int ret = 0;
+
+	for (i = 0; i < lz->n_pages; i++)
+		total += p[i].len;
+	lz->scratch = eal_scratch_open(total);
+	if (lz->scratch == NULL)
+		ret = -errno;
+	for (i = 0; ret == 0 && i < lz->n_pages; i = j) {
+		/* Adjacent pages of one size: one mapping at most. */
+		for (j = i + 1; j < lz->n_pages &&
+				p[j].addr == p[j - 1].addr + p[j - 1].len &&
+				p[j].len == p[i].len;
+				j++)
+			;
+		ret = eal_scratch_cover(lz->scratch, p[i].addr,
+				p[j - 1].addr + p[j - 1].len - p[i].addr,
+				p[i].len);
+	}
+	if (ret == 0)
+		return;
+	/*
+	 * Only slower: init then fills the pages it writes (before Linux
+	 * 5.16, mremap() does not move hugetlb mappings).
+	 */
+	EAL_LOG(INFO,
+			"--memzone-image-strategy=%s: no scratch memory over "
+			"the pages (%s): init fills those it writes into",
+			lz->ops->name, strerror(-ret));
+	if (eal_scratch_close(lz->scratch) < 0)
+		EAL_LOG(ERR,
+				"--memzone-image-strategy=%s: some of its pages "
+				"could not be put back in place",
+				lz->ops->name);
+	lz->scratch = NULL;
+}
+
+/* Keep @p n bytes at @p addr, written by init in page @p pg. */
+static int
+lazy_keep_write(struct malloc_image_lazy *lz, uint64_t pg, uintptr_t addr,
+		uint64_t n, uint64_t *cap, uint64_t *bytes_cap)
+{
+	struct malloc_image_lazy_page *p = &lz->pages[pg];
+	uint64_t at = lz->write_len;
+	void *m;
+	int ret;
+
+	if (lz->n_writes == *cap) {
+		*cap = *cap == 0 ? 16 : *cap * 2;
+		m = realloc(lz->writes, *cap * sizeof(*lz->writes));
+		if (m == NULL)
+			return -ENOMEM;
+		lz->writes = m;
+	}
+	if (at + n > *bytes_cap) {
+		*bytes_cap = RTE_MAX(*bytes_cap * 2, at + n);
+		m = realloc(lz->write_bytes, *bytes_cap);
+		if (m == NULL)
+			return -ENOMEM;
+		lz->write_bytes = m;
+	}
+	ret = eal_scratch_read(lz->scratch, addr, lz->write_bytes + at, n);
+	if (ret < 0)
+		return ret;
+	if (p->n_writes == 0)
+		p->first_write = lz->n_writes;
+	p->n_writes++;
+	lz->writes[lz->n_writes++] = (struct lazy_write){
+		.addr = addr, .len = n, .at = at
+	};
+	lz->write_len += n;
+	return 0;
+}
+
+/*
+ * Keep what init wrote into the scratch, page by page; found by the
+ * scratch, so the cost is what was written, not the image's size.
+ */
+static int
+lazy_keep_writes(struct malloc_image_lazy *lz)
+{
+	uint64_t cap = 0, bytes_cap = 0, n, piece;
+	uintptr_t addr = 0;
+	int64_t pg;
+	int ret;
+
+	while ((ret = eal_scratch_next(lz->scratch, &addr, &n)) > 0) {
+		for (; n > 0; addr += piece, n -= piece) {
+			pg = lazy_page_of(lz, addr);
+			if (pg < 0)
+				return -EFAULT;
+			piece = RTE_MIN(n,
+					lz->pages[pg].addr + lz->pages[pg].len -
+							addr);
+			ret = lazy_keep_write(lz, (uint64_t)pg, addr, piece,
+					&cap, &bytes_cap);
+			if (ret < 0)
+				return ret;
+		}
+	}
+	return ret;
+}
+
+/*
+ * Keep what init wrote, put the pages back in place of the scratch,
+ * register them and start the handler.
+ */
+static int
+lazy_take_over(struct malloc_image_lazy *lz, char *err, size_t len)
+{
+	sigset_t all, old;
+	int ret;
+
+	ret = lz->scratch == NULL ? 0 : lazy_keep_writes(lz);
+	if (ret < 0)
+		return malloc_image_err_out(err, len, ret,
+				"cannot keep what init wrote in the pages: %s",
+				strerror(-ret));
+	ret = eal_scratch_close(lz->scratch);
+	lz->scratch = NULL;
+	if (ret < 0)
+		return malloc_image_err_out(err, len, ret,
+				"cannot put its pages back in place: %s",
+				strerror(-ret));
+	ret = lazy_register(lz, err, len);
+	if (ret < 0)
+		return ret;
+	/* The application's signals are not for this thread. */
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	ret = -lazy_thread_start(&lz->handler, lazy_handler, lz);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (ret < 0)
+		return malloc_image_err_out(err, len, ret,
+				"cannot start its thread: %s", strerror(-ret));
+	__atomic_store_n(&lz->handler_started, true, __ATOMIC_RELEASE);
+	EAL_LOG(INFO,
+			"--memzone-image-strategy=%s: %" PRIu64
+			" pages of %s registered %.3f ms after the start, %" PRIu64
+			" bytes written by init kept; filled on first touch%s",
+			lz->ops->name, lz->n_pages, lz->path, lazy_ms(lz),
+			lz->write_len,
+			lz->n_prefetch_want > 0 ? " and by prefetch threads" :
+						  " only");
+	return 0;
+}
+
 static int
 lazy_start(const struct malloc_image_lazy_ops *ops,
 		const struct malloc_image_reader *r, char *err, size_t len)
 {
 	struct malloc_image_lazy *lz;
-	sigset_t all, old;
 	int ret;
 
 	if (r->img->hdr.n_zones == 0)
@@ -853,7 +1065,6 @@ lazy_start(const struct malloc_image_lazy_ops *ops,
 				"cannot watch for pages given back: %s",
 				rte_strerror(rte_errno));
 	lz->watching = ret == 0;
-	/* The application's signals are not for these threads. */
 	if (ret == 0) {
 		ret = lazy_bounce_get(lz, &lz->hbounce, true);
 		if (ret < 0)
@@ -861,16 +1072,12 @@ lazy_start(const struct malloc_image_lazy_ops *ops,
 					"no memory for a page buffer: %s",
 					strerror(-ret));
 	}
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
-	if (ret == 0) {
-		ret = -lazy_thread_start(&lz->handler, lazy_handler, lz);
-		if (ret < 0)
-			malloc_image_err_out(err, len, ret,
-					"cannot start its thread: %s",
-					strerror(-ret));
-	}
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	lz->n_prefetch_want = r->prefetch ? lazy_n_prefetch(lz, r->n_threads) :
+					    0;
+	if (ret == 0)
+		lazy_cover(lz);
+	if (ret == 0 && lz->scratch == NULL)
+		ret = lazy_take_over(lz, err, len);
 	if (ret < 0) {
 		__atomic_store_n(lz->filling, EAL_IMAGE_FILLED,
 				__ATOMIC_RELEASE);
@@ -878,21 +1085,10 @@ lazy_start(const struct malloc_image_lazy_ops *ops,
 		lazy_free(lz);
 		return ret;
 	}
-	lz->n_prefetch_want = r->prefetch ? lazy_n_prefetch(lz, r->n_threads) :
-					    0;
 	pthread_once(&lazy_atfork_once, lazy_atfork_register);
 	pthread_mutex_lock(&lazy_lock);
 	__atomic_store_n(&lazy_running, lz, __ATOMIC_RELEASE);
 	pthread_mutex_unlock(&lazy_lock);
-	EAL_LOG(INFO,
-			"--memzone-image-strategy=%s: %" PRIu64
-			" pages of %s registered in %.3f ms; filled on first "
-			"touch%s",
-			ops->name, lz->n_pages, lz->path, lazy_ms(lz),
-			lz->n_prefetch_want > 0 ?
-					" and by prefetch threads once the "
-					"memzones are in place" :
-					" only");
 	return 0;
 }
 
@@ -910,15 +1106,26 @@ malloc_image_lazy_start(const struct malloc_image_lazy_ops *ops,
 	return 0;
 }
 
-void
-malloc_image_lazy_prefetch(void)
+int
+malloc_image_lazy_run(char *err, size_t len)
 {
 	struct malloc_image_lazy *lz = lazy_running;
 	sigset_t all, old;
+	char why[768];
 	unsigned int i;
+	int ret;
 
-	if (lz == NULL || lz->n_prefetch_want == 0 || lz->n_prefetch > 0)
-		return;
+	if (lz == NULL)
+		return 0;
+	if (!lz->handler_started) {
+		ret = lazy_take_over(lz, why, sizeof(why));
+		if (ret < 0)
+			return malloc_image_err_out(err, len, ret,
+					"--memzone-image-strategy=%s: %s",
+					lz->ops->name, why);
+	}
+	if (lz->n_prefetch_want == 0 || lz->n_prefetch > 0)
+		return 0;
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &old);
 	/*
@@ -938,6 +1145,7 @@ malloc_image_lazy_prefetch(void)
 	}
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	lazy_prefetch_gone(lz);
+	return 0;
 }
 
 /*
@@ -989,8 +1197,13 @@ lazy_atfork_prepare(void)
 
 	pthread_mutex_lock(&lazy_lock);
 	lz = __atomic_load_n(&lazy_running, __ATOMIC_ACQUIRE);
-	/* Every page in: the child finds them all, nothing to wait for. */
+	/*
+	 * Every page in: the child finds them all, nothing to wait for.
+	 * Init not done: no thread has the memzones' addresses yet.
+	 */
 	if (lz == NULL ||
+			!__atomic_load_n(&lz->handler_started,
+					__ATOMIC_ACQUIRE) ||
 			__atomic_load_n(&lz->n_done, __ATOMIC_ACQUIRE) ==
 					lz->n_pages)
 		return;
@@ -1040,22 +1253,30 @@ lazy_end(struct malloc_image_lazy *lz)
 {
 	unsigned int i;
 
-	/* The kept files must hold the memzones' bytes once we are gone. */
-	if (lz->complete_at_stop)
+	/*
+	 * The kept files must hold the memzones' bytes once we are gone.
+	 * Init failed before the run: nothing to keep, and the mark that
+	 * the kept memzones are being filled stays for the next start.
+	 */
+	bool complete = lz->complete_at_stop && lz->handler_started;
+
+	if (complete)
 		lazy_complete(lz,
 				"before exit, which the kept files would "
 				"then miss");
 	__atomic_store_n(&lz->stop, 1, __ATOMIC_RELAXED);
 	for (i = 0; i < lz->n_prefetch; i++)
 		pthread_join(lz->prefetch[i], NULL);
-	lazy_stop_handler(lz);
-	pthread_join(lz->handler, NULL);
+	if (lz->handler_started) {
+		lazy_stop_handler(lz);
+		pthread_join(lz->handler, NULL);
+	}
 	/*
 	 * Every page is in, or held by a thread giving its memzone back:
 	 * then the kept files hold what they must (the handler may have
 	 * ended before that thread, and not said so).
 	 */
-	if (lz->complete_at_stop) {
+	if (complete) {
 		for (uint64_t p = 0; p < lz->n_pages; p++)
 			lazy_wait_done(lz, p);
 		eal_keep_filling(false);

@@ -31,12 +31,17 @@
 #include "malloc_image.h"
 #include "malloc_image_restore.h"
 
-/* One huge page under the memzones, and the chunks that fall in it. */
+/*
+ * One huge page under the memzones, the chunks that fall in it, and what
+ * init wrote there (the heap's elements around the memzones).
+ */
 struct malloc_image_lazy_page {
 	uint64_t addr;
 	uint64_t len; /* the page size */
 	uint64_t first_chunk; /* into the image's chunks, in address order */
 	uint64_t n_chunks;
+	uint64_t first_write; /* into init's writes, in address order */
+	uint64_t n_writes;
 };
 
 struct malloc_image_lazy;
@@ -82,7 +87,8 @@ int malloc_image_lazy_fill_err(int ret, const char *call, const char *exists,
 
 /*
  * Build @p p in @p bounce from the image of @p lz: the stored chunks read
- * and checked, zeros everywhere else.
+ * and checked, what init wrote around the memzones, zeros everywhere
+ * else.
  *
  * @return 0, or a negative errno with one line in @p err.
  */
@@ -91,12 +97,14 @@ int malloc_image_lazy_build(const struct malloc_image_lazy *lz,
 		size_t len);
 
 /*
- * Take over the pages under the memzones of @p r->img, mapped empty:
- * register them with @p ops and start the handler. Nothing of the image
- * is used after this returns. With @p r->prefetch, up to @p r->n_threads
- * prefetch threads (0: the default) come with
- * malloc_image_lazy_prefetch(). @p r->filling says to secondary
- * processes that pages are still to come, until every page is in.
+ * Take over the pages under the memzones of @p r->img, mapped empty, to
+ * be filled with @p ops. Until malloc_image_lazy_run(), scratch memory
+ * covers them (eal_scratch_cover()): init writes the heap's elements
+ * around the memzones there without waiting for a page. Nothing of the
+ * image is used after this returns. With @p r->prefetch, up to
+ * @p r->n_threads prefetch threads (0: the default) come with
+ * malloc_image_lazy_run(). @p r->filling says to secondary processes
+ * that pages are still to come, until every page is in.
  *
  * @return 0, or a negative errno with one line in @p err, naming the
  *   strategy (the pages are then as they were).
@@ -105,11 +113,16 @@ int malloc_image_lazy_start(const struct malloc_image_lazy_ops *ops,
 		const struct malloc_image_reader *r, char *err, size_t len);
 
 /*
- * Start the prefetch threads, once init has touched what it touches:
- * started with the handler, they would take the CPUs and the pages init
- * waits for. Nothing without a lazy restore (or prefetching) running.
+ * Once init has written what it writes around the memzones, and before
+ * the EAL starts its threads: keep what was written, put the pages back
+ * in place of the scratch, register them and start the handler, then
+ * the prefetch threads (started earlier, they would take the CPUs init
+ * needs). Nothing without a lazy restore running.
+ *
+ * @return 0, or a negative errno with one line in @p err, naming the
+ *   strategy (then malloc_image_lazy_stop()).
  */
-void malloc_image_lazy_prefetch(void);
+int malloc_image_lazy_run(char *err, size_t len);
 
 /*
  * Stop filling (rte_eal_cleanup, or a failed init after the start) and

@@ -342,6 +342,33 @@ malloc_image_map(struct rte_mem_config *mcfg, bool kept,
 	return 0;
 }
 
+/* The line of a restore done. */
+static void
+restore_said(const struct malloc_image_plan *p)
+{
+	const struct rte_memzone_image *img = p->img;
+	double ms = restore_ms_since(&p->start);
+
+	if (p->ops->start != NULL)
+		EAL_LOG(INFO,
+				"--memzone-image: brought back %" PRIu32
+				" memzones (%" PRIu64 " kB) from %s with %s in "
+				"%.3f ms; their bytes come on first touch",
+				img->hdr.n_zones, img->hdr.zone_bytes >> 10,
+				img->path, eal_image_strategy_name(p->ops->id),
+				ms);
+	else
+		EAL_LOG(INFO,
+				"--memzone-image: brought back %" PRIu32
+				" memzones (%" PRIu64 " kB, %" PRIu64
+				" kB read) from %s with %s on %u thread(s) in "
+				"%.3f ms",
+				img->hdr.n_zones, img->hdr.zone_bytes >> 10,
+				p->bytes_read >> 10, img->path,
+				eal_image_strategy_name(p->ops->id),
+				p->n_threads, ms);
+}
+
 int
 malloc_image_restore(struct rte_mem_config *mcfg, struct malloc_image_plan *p,
 		char *err, size_t err_len)
@@ -351,7 +378,6 @@ malloc_image_restore(struct rte_mem_config *mcfg, struct malloc_image_plan *p,
 	struct rte_memzone want;
 	uint32_t i, n;
 	int ret = 0;
-	double ms;
 
 	if (p == NULL)
 		return 0;
@@ -380,26 +406,9 @@ malloc_image_restore(struct rte_mem_config *mcfg, struct malloc_image_plan *p,
 		malloc_keep_record(mcfg, (uint16_t)k,
 				&malloc_state_of(mcfg)->memzones.zones[k]);
 	if (i == n)
-		malloc_image_lazy_prefetch();
-	ms = restore_ms_since(&p->start);
-	if (i == n && p->ops->start != NULL)
-		EAL_LOG(INFO,
-				"--memzone-image: brought back %" PRIu32
-				" memzones (%" PRIu64 " kB) from %s with %s in "
-				"%.3f ms; their bytes come on first touch",
-				img->hdr.n_zones, img->hdr.zone_bytes >> 10,
-				img->path, eal_image_strategy_name(p->ops->id),
-				ms);
-	else if (i == n)
-		EAL_LOG(INFO,
-				"--memzone-image: brought back %" PRIu32
-				" memzones (%" PRIu64 " kB, %" PRIu64
-				" kB read) from %s with %s on %u thread(s) in "
-				"%.3f ms",
-				img->hdr.n_zones, img->hdr.zone_bytes >> 10,
-				p->bytes_read >> 10, img->path,
-				eal_image_strategy_name(p->ops->id),
-				p->n_threads, ms);
+		ret = malloc_image_lazy_run(err, err_len);
+	if (ret == 0)
+		restore_said(p);
 	rte_memzone_image_close(p->img);
 	free(p);
 	return ret;
