@@ -310,22 +310,27 @@ scratch_at(const struct eal_scratch *s, uint64_t off)
 	return &s->r[lo];
 }
 
-/* The file offset of the first covered byte at or after @p addr. */
+/*
+ * The file offset of the first covered byte at or after @p addr (used:
+ * none); ranges are in the addresses' order as in the file's.
+ */
 static uint64_t
 scratch_off(const struct eal_scratch *s, uintptr_t addr)
 {
-	uint64_t off = s->used;
-	unsigned int i;
+	unsigned int lo = 0, hi = s->n, mid;
+	const struct scratch_range *r;
 
-	for (i = 0; i < s->n; i++) {
-		const struct scratch_range *r = &s->r[i];
-
-		if (addr >= r->addr + r->size)
-			continue;
-		off = RTE_MIN(off,
-				r->off + (addr > r->addr ? addr - r->addr : 0));
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (s->r[mid].addr + s->r[mid].size <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
 	}
-	return off;
+	if (lo == s->n)
+		return s->used;
+	r = &s->r[lo];
+	return r->off + (addr > r->addr ? addr - r->addr : 0);
 }
 
 int
