@@ -597,13 +597,18 @@ lazy_drain(struct malloc_image_lazy *lz, void *bounce)
 	return true;
 }
 
-/* The end of the run of adjacent pages that page @p i starts. */
+/*
+ * The end of the run of adjacent pages of one size that page @p i
+ * starts: one mapping at most, registered and covered as one.
+ */
 static uint64_t
 lazy_run_end(const struct malloc_image_lazy *lz, uint64_t i)
 {
 	const struct malloc_image_lazy_page *p = lz->pages;
 
-	for (i++; i < lz->n_pages && p[i].addr == p[i - 1].addr + p[i - 1].len;
+	for (i++; i < lz->n_pages &&
+			p[i].addr == p[i - 1].addr + p[i - 1].len &&
+			p[i].len == p[i - 1].len;
 			i++)
 		;
 	return i;
@@ -793,15 +798,23 @@ lazy_register(struct malloc_image_lazy *lz, char *err, size_t len)
 	return 0;
 }
 
+/* The pages back in place of the scratch, if any, without what it holds. */
 static void
-lazy_free(struct malloc_image_lazy *lz)
+lazy_uncover(struct malloc_image_lazy *lz)
 {
-	/* Init failed before the run: its pages as they were. */
 	if (eal_scratch_close(lz->scratch) < 0)
 		EAL_LOG(ERR,
 				"--memzone-image-strategy=%s: some of its pages "
 				"could not be put back in place",
 				lz->ops->name);
+	lz->scratch = NULL;
+}
+
+static void
+lazy_free(struct malloc_image_lazy *lz)
+{
+	/* Init failed before the run: its pages as they were. */
+	lazy_uncover(lz);
 	free(lz->writes);
 	free(lz->write_bytes);
 	if (lz->fill_fd >= 0)
@@ -901,6 +914,8 @@ lazy_cover(struct malloc_image_lazy *lz)
 {
 	const struct malloc_image_lazy_page *p = lz->pages;
 	uint64_t i, j, total = 0;
+	uintptr_t addr;
+	size_t size;
 	int ret = 0;
 
 	for (i = 0; i < lz->n_pages; i++)
@@ -909,15 +924,9 @@ lazy_cover(struct malloc_image_lazy *lz)
 	if (lz->scratch == NULL)
 		ret = -errno;
 	for (i = 0; ret == 0 && i < lz->n_pages; i = j) {
-		/* Adjacent pages of one size: one mapping at most. */
-		for (j = i + 1; j < lz->n_pages &&
-				p[j].addr == p[j - 1].addr + p[j - 1].len &&
-				p[j].len == p[i].len;
-				j++)
-			;
-		ret = eal_scratch_cover(lz->scratch, p[i].addr,
-				p[j - 1].addr + p[j - 1].len - p[i].addr,
-				p[i].len);
+		j = lazy_run_end(lz, i);
+		lazy_range(lz, i, j, &addr, &size);
+		ret = eal_scratch_cover(lz->scratch, addr, size, p[i].len);
 	}
 	if (ret == 0)
 		return;
@@ -929,12 +938,7 @@ lazy_cover(struct malloc_image_lazy *lz)
 			"--memzone-image-strategy=%s: no scratch memory over "
 			"the pages (%s): init fills those it writes into",
 			lz->ops->name, strerror(-ret));
-	if (eal_scratch_close(lz->scratch) < 0)
-		EAL_LOG(ERR,
-				"--memzone-image-strategy=%s: some of its pages "
-				"could not be put back in place",
-				lz->ops->name);
-	lz->scratch = NULL;
+	lazy_uncover(lz);
 }
 
 /* Keep @p n bytes at @p addr, written by init in page @p pg. */
