@@ -69,6 +69,7 @@ def build(tmp, functions, table_mb, big_table):
         str(functions), '4', '4', str(table_mb * 1024), src])
     cflags = ['-O2', '-g', '-D_GNU_SOURCE', '-fPIE',
               '-I', os.path.join(ROOT, 'app/test-hugetext'),
+              '-I', os.path.join(ROOT, 'app/common'),
               '-I', os.path.join(ROOT, 'lib/hugetext/include')]
     if big_table:
         cflags.append('-mcmodel=medium')

@@ -37,9 +37,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <link.h>
-#include <linux/audit.h>
-#include <linux/filter.h>
-#include <linux/seccomp.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -47,8 +44,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/prctl.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -63,6 +58,7 @@ static int (*volatile eal_init_fn)(int, char **) = rte_eal_init;
 #endif
 
 #include "bigprog.h"
+#include "test_seccomp.h"
 
 #define MAX_PAGES (1 << 20)
 /* Pages of big_bss written before the move; the others stay untouched,
@@ -454,9 +450,6 @@ rw_seg_cb(struct dl_phdr_info *info, size_t size, void *arg)
 	return 1;
 }
 
-#define SC_ARG_LO(n) (offsetof(struct seccomp_data, args) + (n)*8)
-#define SC_ARG_HI(n) (SC_ARG_LO(n) + 4)
-
 /*
  * HT_TEST_FAIL_MREMAP=all|rw: from now on mremap(MREMAP_FIXED) of
  * anything (all), or of the executable's writable segment and above
@@ -467,29 +460,6 @@ static uintptr_t
 fail_mremap_install(const char *which)
 {
 	uint64_t from = 0;
-	struct sock_filter f[] = {
-		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
-				offsetof(struct seccomp_data, arch)),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_X86_64, 1, 0),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
-				offsetof(struct seccomp_data, nr)),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_mremap, 1, 0),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, SC_ARG_LO(3)),
-		BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, MREMAP_FIXED, 1, 0),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-		/* The destination (argument 4) at or above from: fail. */
-		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, SC_ARG_HI(4)),
-		BPF_JUMP(BPF_JMP | BPF_JGT | BPF_K, 0, 3, 0),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0, 0, 3),
-		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, SC_ARG_LO(4)),
-		BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, 0, 0, 1),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | ENOMEM),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-	};
-	struct sock_fprog prog = { .len = sizeof(f) / sizeof(f[0]),
-		.filter = f };
 
 	if (strcmp(which, "rw") == 0)
 		dl_iterate_phdr(rw_seg_cb, &from);
@@ -497,11 +467,7 @@ fail_mremap_install(const char *which)
 		printf("FAIL: HT_TEST_FAIL_MREMAP=%s\n", which);
 		exit(2);
 	}
-	f[10].k = f[11].k = (uint32_t)(from >> 32);
-	f[13].k = (uint32_t)from;
-	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 ||
-			prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog) !=
-					0) {
+	if (test_refuse_mremap_fixed(from, ENOMEM) != 0) {
 		printf("FAIL: seccomp: %s\n", strerror(errno));
 		exit(2);
 	}

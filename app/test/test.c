@@ -19,23 +19,18 @@
 #include <errno.h>
 #include <grp.h>
 #include <limits.h>
-#include <linux/audit.h>
-#include <linux/filter.h>
-#include <linux/seccomp.h>
-#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/prctl.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <rte_eal.h>
 #include <rte_errno.h>
 
 #include "test.h"
+#include "test_seccomp.h"
 
 /*
  * Run as the user of $RTEMEM_TEST_CHILD_UID (group the same number), for
@@ -87,51 +82,19 @@ child_occupy(void)
 	return 0;
 }
 
-#if defined(__x86_64__)
-#define CHILD_AUDIT_ARCH AUDIT_ARCH_X86_64
-#elif defined(__aarch64__)
-#define CHILD_AUDIT_ARCH AUDIT_ARCH_AARCH64
-#endif
-
 /*
  * With $RTEMEM_TEST_CHILD_NO_MREMAP_FIXED, mremap(MREMAP_FIXED) fails
  * with EINVAL from now on, as it does for hugetlb mappings before Linux
- * 5.16: for tests of what rtemem does on such a kernel. Other mremap()
- * calls (glibc's realloc()) are left alone. @return 0, or -1 after
- * saying why.
+ * 5.16: for tests of what rtemem does on such a kernel. @return 0, or -1
+ * after saying why.
  */
 static int
 child_no_mremap_fixed(void)
 {
-#ifdef CHILD_AUDIT_ARCH
-	struct sock_filter f[] = {
-		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
-				offsetof(struct seccomp_data, arch)),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, CHILD_AUDIT_ARCH, 1, 0),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
-				offsetof(struct seccomp_data, nr)),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_mremap, 1, 0),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
-				offsetof(struct seccomp_data, args[3])),
-		BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, MREMAP_FIXED, 0, 1),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EINVAL),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-	};
-	struct sock_fprog prog = { .len = RTE_DIM(f), .filter = f };
-
-	if (getenv("RTEMEM_TEST_CHILD_NO_MREMAP_FIXED") == NULL)
-		return 0;
-	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == 0 &&
-			prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog) == 0)
+	if (getenv("RTEMEM_TEST_CHILD_NO_MREMAP_FIXED") == NULL ||
+			test_refuse_mremap_fixed(0, EINVAL) == 0)
 		return 0;
 	printf("cannot refuse mremap(MREMAP_FIXED): %s\n", strerror(errno));
-#else
-	if (getenv("RTEMEM_TEST_CHILD_NO_MREMAP_FIXED") == NULL)
-		return 0;
-	printf("cannot refuse mremap(MREMAP_FIXED) on this architecture\n");
-#endif
 	return -1;
 }
 
