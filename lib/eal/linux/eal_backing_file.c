@@ -507,13 +507,12 @@ file_unmap(struct eal_mem *mem, unsigned int l, unsigned int idx,
 	if (ret < 0)
 		return ret;
 	file_close_fds(mem, l, idx, n);
-	for (i = 0; i < n; i++) {
-		if (eal_bfile_deferred(mem, l, idx + i))
-			eal_bfile_defer_unmap(mem, l, idx + i);
-		else if (mem->policy->unlink_on_free &&
+	for (i = 0; i < n; i++)
+		if (!eal_bfile_deferred(mem, l, idx + i) &&
+				mem->policy->unlink_on_free &&
 				!file_is_anon(mem, l, idx + i))
 			eal_bfile_remove(mem, l, idx + i);
-	}
+	eal_bfile_defer_unmap(mem, l, idx, n);
 	file_anon_clear(mem, l, idx, n);
 	return 0;
 }

@@ -70,8 +70,9 @@ void eal_bfile_anon_warn(const char *what);
 /*
  * Deferred slots: map [idx, idx + n) EAL_MAP_DEFERRED (at init); whether
  * slot @p idx waits for its file (from any thread); make, fill and map
- * its file (the backing's place); unmap it unfilled; free the list's
- * stand-in at release.
+ * its file (the backing's place); end [idx, idx + n) as they are
+ * unmapped, in one call for the run; free the list's stand-in at
+ * release.
  */
 int eal_bfile_defer(struct eal_mem *mem, unsigned int l, unsigned int idx,
 		unsigned int n);
@@ -80,8 +81,8 @@ bool eal_bfile_deferred(
 int eal_bfile_place(struct eal_mem *mem, unsigned int l, unsigned int idx,
 		int (*fill)(void *view, void *arg, char *err, size_t err_len),
 		void *arg, char *err, size_t err_len);
-void eal_bfile_defer_unmap(
-		struct eal_mem *mem, unsigned int l, unsigned int idx);
+void eal_bfile_defer_unmap(struct eal_mem *mem, unsigned int l,
+		unsigned int idx, unsigned int n);
 void eal_bfile_defer_free(struct eal_mem *mem, unsigned int l);
 
 #endif /* _EAL_BACKING_FILE_H_ */

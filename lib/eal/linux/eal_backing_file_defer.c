@@ -176,25 +176,39 @@ defer_end(struct eal_mem *mem, unsigned int l, unsigned int idx)
 }
 
 void
-eal_bfile_defer_unmap(struct eal_mem *mem, unsigned int l, unsigned int idx)
+eal_bfile_defer_unmap(struct eal_mem *mem, unsigned int l, unsigned int idx,
+		unsigned int n)
 {
-	uint64_t page_sz = mem->mcfg->memsegs[l].page_sz;
+	struct eal_msl_deferred *d = mem->local[l].deferred;
+	uint64_t page_sz = mem->mcfg->memsegs[l].page_sz, resv = 0;
+	unsigned int i;
+	uint8_t was;
 	int ret;
 
-	defer_end(mem, l, idx);
+	if (d == NULL)
+		return;
+	for (i = idx; i < idx + n; i++) {
+		was = __atomic_exchange_n(
+				&d->slot[i], DEFER_NONE, __ATOMIC_ACQ_REL);
+		resv += was == DEFER_RESERVED;
+	}
+	/* One truncation and one hole for the run, not two calls a page. */
+	if (resv > 0)
+		defer_unreserve(mem, l, resv);
 	/*
 	 * Filled slots never allocate in the stand-in (their faults go to
 	 * the userfaultfd); one unmapped unfilled may have, if touched
-	 * where none watched (after the restore stopped).
+	 * where none watched (after the restore stopped). Where nothing
+	 * was allocated the hole costs nothing.
 	 */
-	ret = eal_os_punch_hole(mem->local[l].deferred->holder_fd,
-			(uint64_t)idx * page_sz, page_sz);
+	ret = eal_os_punch_hole(d->holder_fd, (uint64_t)idx * page_sz,
+			(uint64_t)n * page_sz);
 	if (ret < 0)
 		EAL_LOG(WARNING,
-				"cannot drop the stand-in page of slot %u of "
-				"memseg list %u: %s; it stays until the process "
-				"ends",
-				idx, l, strerror(-ret));
+				"cannot drop the stand-in pages of slots %u-%u "
+				"of memseg list %u: %s; they stay until the "
+				"process ends",
+				idx, idx + n - 1, l, strerror(-ret));
 }
 
 void
