@@ -563,14 +563,10 @@ eal_memalloc_fill_deferred(const void *addr,
 	unsigned int l, idx;
 	struct eal_mem *mem = memalloc_slot_of(addr, &l, &idx);
 
+	/* Every fill of a page mapped otherwise asks: no line for it. */
 	if (mem == NULL || mem->backing->deferred == NULL ||
-			!mem->backing->deferred(mem, l, idx)) {
-		snprintf(err, err_len,
-				"%p is not a page waiting for its file (mapped "
-				"EAL_MAP_DEFERRED)",
-				addr);
+			!mem->backing->deferred(mem, l, idx))
 		return -EALREADY;
-	}
 	return mem->backing->place(mem, l, idx, fill, arg, err, err_len);
 }
 

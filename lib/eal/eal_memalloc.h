@@ -149,9 +149,10 @@ bool eal_memalloc_page_deferred(const void *addr);
  * eal_memalloc_page_view(): the caller makes sure that one thread at a
  * time places a page, and that it is not unmapped meanwhile.
  *
- * @return 0, or a negative errno with one line in @p err (@p fill's own
- *   when it failed): -EALREADY (not a deferred page: nothing done),
- *   -EBUSY (another process holds the file), -ENOMEM (no hugepage).
+ * @return 0, -EALREADY (not a deferred page: nothing done, no line), or
+ *   a negative errno with one line in @p err (@p fill's own when it
+ *   failed): -EBUSY (another process holds the file), -ENOMEM (no
+ *   hugepage).
  */
 int eal_memalloc_fill_deferred(const void *addr,
 		int (*fill)(void *view, void *arg, char *err, size_t err_len),
