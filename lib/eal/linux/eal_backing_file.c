@@ -174,10 +174,10 @@ eal_bfile_anon_tables(struct eal_mem *mem, unsigned int l)
 }
 
 int
-eal_bfile_anon_open(uint64_t page_sz)
+eal_bfile_memfd(const char *name, uint64_t page_sz, uint64_t size)
 {
-	int fd = eal_os_memfd_huge("rtemem_slot", page_sz);
-	int ret = fd < 0 ? fd : eal_os_truncate(fd, page_sz);
+	int fd = eal_os_memfd_huge(name, page_sz);
+	int ret = fd < 0 ? fd : eal_os_truncate(fd, size);
 
 	if (ret < 0 && fd >= 0)
 		eal_os_close(fd);
@@ -220,7 +220,7 @@ file_map_anon(struct eal_mem *mem, unsigned int l, unsigned int idx,
 	ret = eal_bfile_anon_tables(mem, l);
 	if (ret < 0)
 		return ret;
-	fd = eal_bfile_anon_open(msl->page_sz);
+	fd = eal_bfile_memfd("rtemem_slot", msl->page_sz, msl->page_sz);
 	if (fd < 0)
 		return fd;
 	ret = fill == EAL_MAP_POPULATED ? eal_os_allocate(fd, 0, msl->page_sz) :

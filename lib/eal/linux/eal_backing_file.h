@@ -48,10 +48,12 @@ int eal_bfile_map_slot(const struct rte_memseg_list *msl, unsigned int idx,
 int eal_bfile_anon_tables(struct eal_mem *mem, unsigned int l);
 
 /*
- * A hugetlbfs memfd of one page, for a slot whose file name is taken.
+ * A hugetlbfs memfd named @p name, of pages of @p page_sz, @p size bytes
+ * long: one page for a slot whose file name is taken, a list's slots
+ * for the stand-in of its deferred ones.
  * @return it, or a negative errno.
  */
-int eal_bfile_anon_open(uint64_t page_sz);
+int eal_bfile_memfd(const char *name, uint64_t page_sz, uint64_t size);
 
 /*
  * Slot @p idx is served by memfd @p fd from now on (the tables exist;

@@ -81,13 +81,10 @@ defer_holder(struct eal_mem *mem, unsigned int l, int *ret)
 		*ret = -ENOMEM;
 		return NULL;
 	}
-	fd = eal_os_memfd_huge("rtemem_deferred", msl->page_sz);
-	*ret = fd < 0 ? fd :
-			eal_os_truncate(fd,
-					(uint64_t)msl->n_segs * msl->page_sz);
-	if (*ret < 0) {
-		if (fd >= 0)
-			eal_os_close(fd);
+	fd = eal_bfile_memfd("rtemem_deferred", msl->page_sz,
+			(uint64_t)msl->n_segs * msl->page_sz);
+	if (fd < 0) {
+		*ret = fd;
 		free(d);
 		return NULL;
 	}
@@ -283,7 +280,7 @@ place_fd(struct eal_mem *mem, unsigned int l, unsigned int idx, int fd,
 /*
  * The entry with slot @p idx's file name is not a file of ours (@p err
  * says what it is): its page comes from a memfd instead, as at start
- * (eal_bfile_anon_open()); the tables were made with the stand-in, and other
+ * (eal_bfile_memfd()); the tables were made with the stand-in, and other
  * slots' bits change atomically. A file of ours that another process
  * holds is not taken so: it looks like a page file to a secondary
  * process and to the next start, which would take its bytes for ours.
@@ -297,7 +294,8 @@ place_anon(struct eal_mem *mem, unsigned int l, unsigned int idx,
 	int fd, ret;
 
 	snprintf(why, sizeof(why), "%s", err); /* place_open()'s */
-	fd = eal_bfile_anon_open(mem->mcfg->memsegs[l].page_sz);
+	fd = eal_bfile_memfd("rtemem_slot", mem->mcfg->memsegs[l].page_sz,
+			mem->mcfg->memsegs[l].page_sz);
 	if (fd < 0) {
 		snprintf(err, err_len, "cannot make a hugepage memfd: %s",
 				strerror(-fd));
