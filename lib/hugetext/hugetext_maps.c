@@ -77,7 +77,7 @@ ht_maps_read(struct ht_maps *maps)
 }
 
 /* The first line ending above addr, or NULL. */
-const struct ht_map *
+static const struct ht_map *
 ht_maps_first(const struct ht_maps *maps, uintptr_t addr)
 {
 	unsigned int lo = 0, hi = maps->n;
@@ -91,4 +91,19 @@ ht_maps_first(const struct ht_maps *maps, uintptr_t addr)
 			hi = mid;
 	}
 	return lo < maps->n ? &maps->map[lo] : NULL;
+}
+
+bool
+ht_maps_next(const struct ht_maps *maps, const struct ht_map **m,
+		uintptr_t start, uintptr_t end, uintptr_t *s, uintptr_t *e)
+{
+	const struct ht_map *n = *m == NULL ? ht_maps_first(maps, start) :
+					      *m + 1;
+
+	if (n == NULL || n >= maps->map + maps->n || n->start >= end)
+		return false;
+	*m = n;
+	*s = n->start > start ? n->start : start;
+	*e = n->end < end ? n->end : end;
+	return true;
 }

@@ -151,16 +151,12 @@ copy_anon(uint8_t *dst, uintptr_t s, size_t len, int pagemap)
 static void
 range_fill(struct ht_range *r, const struct ht_maps *maps)
 {
-	const struct ht_map *m = ht_maps_first(maps, r->start);
-	const struct ht_map *last = maps->map + maps->n;
-	uintptr_t end = r->start + r->len;
-	uint8_t *copy = r->copy;
 	int pagemap = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
+	const struct ht_map *m = NULL;
+	uint8_t *copy = r->copy;
+	uintptr_t s, e;
 
-	for (; m != NULL && m < last && m->start < end; m++) {
-		uintptr_t s = m->start > r->start ? m->start : r->start;
-		uintptr_t e = m->end < end ? m->end : end;
-
+	while (ht_maps_next(maps, &m, r->start, r->start + r->len, &s, &e)) {
 		if (m->prot == PROT_NONE)
 			continue; /* padding: left zero */
 		if (m->path[0] == '\0' || m->path[0] == '[') {
@@ -184,17 +180,12 @@ range_fill(struct ht_range *r, const struct ht_maps *maps)
 static bool
 range_intact(const struct ht_range *r, const struct ht_maps *maps)
 {
-	const struct ht_map *m = ht_maps_first(maps, r->start);
-	const struct ht_map *last = maps->map + maps->n;
-	uintptr_t end = r->start + r->len;
+	const struct ht_map *m = NULL;
+	uintptr_t s, e;
 
-	for (; m != NULL && m < last && m->start < end; m++) {
-		uintptr_t s = m->start > r->start ? m->start : r->start;
-		uintptr_t e = m->end < end ? m->end : end;
-
+	while (ht_maps_next(maps, &m, r->start, r->start + r->len, &s, &e))
 		if (msync((void *)s, e - s, MS_ASYNC) != 0)
 			return false;
-	}
 	return true;
 }
 

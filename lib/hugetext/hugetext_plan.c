@@ -133,19 +133,15 @@ static bool
 page_movable(const struct h_check *c, const struct ht_maps *maps, uintptr_t hs,
 		uintptr_t he, int *prot)
 {
-	const struct ht_map *m = ht_maps_first(maps, hs);
-	const struct ht_map *last = maps->map + maps->n;
-	uintptr_t cur = hs;
+	const struct ht_map *m = NULL;
+	uintptr_t cur = hs, s, e;
 	bool fresh = false; /* takes address space above the object */
 
 	*prot = -1;
 	if (c->o->is_exe && c->heap->end >= hs && c->heap->end < he &&
 			c->heap->start < he)
 		return false; /* brk could not grow past it */
-	for (; m != NULL && m < last && m->start < he; m++) {
-		uintptr_t s = m->start > hs ? m->start : hs;
-		uintptr_t e = m->end < he ? m->end : he;
-
+	while (ht_maps_next(maps, &m, hs, he, &s, &e)) {
 		if (s > cur) {
 			if (!hole_ok(c, cur, s))
 				return false;

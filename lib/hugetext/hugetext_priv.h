@@ -76,7 +76,13 @@ struct ht_maps {
 };
 
 int ht_maps_read(struct ht_maps *maps) __attribute__((warn_unused_result));
-const struct ht_map *ht_maps_first(const struct ht_maps *maps, uintptr_t addr);
+/*
+ * Walk the lines over [@p start, @p end): from *@p m (NULL: the first),
+ * the next one into *@p m, clipped to [*@p s, *@p e).
+ * @return false past the last.
+ */
+bool ht_maps_next(const struct ht_maps *maps, const struct ht_map **m,
+		uintptr_t start, uintptr_t end, uintptr_t *s, uintptr_t *e);
 
 /* A loaded ELF object and where its PT_LOAD segments are in memory. */
 struct ht_object {
