@@ -699,8 +699,6 @@ main(int argc, char **argv)
 #ifdef HT_API
 	if (strcmp(action, "api") == 0 && getenv("HT_TEST_FAIL_MREMAP") != NULL)
 		fail_from = fail_mremap_install(getenv("HT_TEST_FAIL_MREMAP"));
-#endif
-#ifdef HT_API
 	/* Before the snapshot: lazy binding writes the GOT at a first call. */
 	if (fail_from != UINTPTR_MAX)
 		maps_window(maps, maps_cap, fail_from, fail_maps[0], 1 << 16);
