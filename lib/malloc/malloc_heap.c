@@ -403,6 +403,24 @@ malloc_heap_iova_break(struct rte_mem_config *mcfg,
 }
 
 /*
+ * Data address @p d for @p req in free element @p e, moved one alignment
+ * down (@p down) or up if @p req aligns its header (align_off) and the
+ * gap left below the header is too small for a free element: heap_carve()
+ * would pad it into the allocation, whose header would then lie below
+ * the aligned address.
+ */
+static uintptr_t
+heap_fit_header(const struct malloc_elem *e, const struct malloc_req *req,
+		uintptr_t d, bool down)
+{
+	uintptr_t gap = d - MALLOC_ELEM_HEADER_LEN - (uintptr_t)e;
+
+	if (req->align_off == 0 || gap == 0 || gap >= MALLOC_ELEM_MIN_LEN)
+		return d;
+	return down ? d - req->align : d + req->align;
+}
+
+/*
  * Where the data of @p req would go in free element @p e: as high as
  * possible, aligned, not crossing the bound, IOVA-contiguous if asked.
  *
@@ -419,7 +437,10 @@ heap_fit(struct rte_mem_config *mcfg, const struct malloc_elem *e,
 	for (;;) {
 		if (end < start || end - start < req->size)
 			return false;
-		d = RTE_ALIGN_FLOOR(end - req->size, req->align);
+		d = RTE_ALIGN_FLOOR(end - req->size - req->align_off,
+				    req->align) +
+				req->align_off;
+		d = heap_fit_header(e, req, d, true);
 		if (d < start)
 			return false;
 		if (req->bound != 0) {
@@ -573,14 +594,17 @@ static void
 heap_fit_low(struct rte_mem_config *mcfg, const struct malloc_elem *e,
 		const struct malloc_req *req, uintptr_t *dp)
 {
-	uintptr_t d = RTE_ALIGN_CEIL(
-			(uintptr_t)e + MALLOC_ELEM_HEADER_LEN, req->align);
+	uintptr_t d = RTE_ALIGN_CEIL((uintptr_t)e + MALLOC_ELEM_HEADER_LEN -
+						      req->align_off,
+				      req->align) +
+			req->align_off;
 
 	/* Bounds and IOVA breaks are checked from the top only. */
 	if (e->next != NULL || req->bound != 0 || req->contig ||
 			req->size < malloc_heap_msl(mcfg, e)->page_sz / 16)
 		return;
 	/* heap_carve() pads a gap too small for a free element below. */
+	d = heap_fit_header(e, req, d, false);
 	if (d < *dp)
 		*dp = d;
 }

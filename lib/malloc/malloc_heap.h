@@ -72,6 +72,11 @@ struct malloc_req {
 	size_t user_size; /* bytes the caller asked for */
 	size_t size; /* the same, rounded up to a cache line */
 	size_t align; /* power of two, at least a cache line */
+	/*
+	 * The data goes this far past an aligned address: with the header's
+	 * length, the element itself is aligned (slabs). 0 for most.
+	 */
+	size_t align_off;
 	size_t bound; /* power of two >= size, or 0 */
 	bool contig; /* contiguous in IOVA */
 	const uint64_t *page_sz; /* acceptable page sizes; NULL: any */
