@@ -3892,6 +3892,61 @@ test_slab_span(void)
 			"malloc_slab_span", "malloc_slab_span", nohuge);
 }
 
+/*
+ * Child, fresh growing heap: slabs made one after the other tile the
+ * memory. Their elements start at their aligned address, header
+ * included; with the data aligned instead, the header took the end of
+ * the length below and every two slabs left a gap of almost one.
+ */
+static int
+slab_tile_child(void)
+{
+	enum {
+		N = 16 /* slabs */
+	};
+	static char *p[N * 16];
+	const size_t len = 4096;
+	const struct malloc_slab *s;
+	uintptr_t lo = UINTPTR_MAX, hi = 0, start;
+	unsigned int i, n;
+
+	for (n = 0; n < N * (MALLOC_SLAB_LEN / len - 1); n++) {
+		p[n] = rte_malloc(NULL, len, 0);
+		s = p[n] == NULL ? NULL : slab_of(p[n]);
+		if (s == NULL)
+			return 1;
+		start = (uintptr_t)malloc_elem_from_data(s);
+		if (start % MALLOC_SLAB_LEN != 0)
+			return 2;
+		lo = RTE_MIN(lo, start);
+		hi = RTE_MAX(hi, start + MALLOC_SLAB_LEN);
+	}
+	printf("%u slabs of %zu B objects span %zu KB\n", N, len,
+			(size_t)(hi - lo) / 1024);
+	if (hi - lo != N * MALLOC_SLAB_LEN)
+		return 3;
+	for (i = 0; i < n; i++)
+		rte_free(p[i]);
+	return child_heap_ok(4);
+}
+
+static int
+malloc_child_slab_tile(int argc, char **argv)
+{
+	RTE_SET_USED(argc);
+	RTE_SET_USED(argv);
+	return slab_tile_child();
+}
+REGISTER_CHILD_ACTION(malloc_slab_tile, malloc_child_slab_tile)
+
+static int
+test_slab_tile(void)
+{
+	if (!slabs_on())
+		return TEST_SKIPPED;
+	return run_heap_child("malloc_slab_tile", "malloc_slab_tile");
+}
+
 static struct unit_test_suite malloc_suite = {
 	.suite_name = "rte_malloc",
 	.unit_test_cases = {
@@ -3946,6 +4001,7 @@ static struct unit_test_suite malloc_suite = {
 		TEST_CASE(test_slab_pages_back),
 		TEST_CASE(test_slab_keep),
 		TEST_CASE(test_slab_span),
+		TEST_CASE(test_slab_tile),
 		TEST_CASES_END(),
 	},
 };

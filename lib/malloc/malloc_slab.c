@@ -257,13 +257,16 @@ slab_take_any(struct malloc_cache *c, int cls, bool *dirty)
 	}
 }
 
-/* The objects a slab of class @p cls holds, after its metadata. */
+/*
+ * The objects a slab of class @p cls holds, after its element header and
+ * metadata.
+ */
 static inline uint32_t
 slab_objs(int cls)
 {
 	unsigned int shift = 6 + (unsigned int)cls;
 	uint32_t n = (uint32_t)(MALLOC_SLAB_LEN >> shift);
-	size_t meta = sizeof(struct malloc_slab) + n;
+	size_t meta = MALLOC_ELEM_HEADER_LEN + sizeof(struct malloc_slab) + n;
 
 	return n - (uint32_t)((meta + (1u << shift) - 1) >> shift);
 }
@@ -331,10 +334,17 @@ slab_new(struct rte_mem_config *mcfg, struct malloc_cache *c,
 {
 	struct malloc_state *st = malloc_state_of(mcfg);
 	struct malloc_heap *heap = malloc_cache_heap(st, c, lcore);
+	/*
+	 * The element, header included, is aligned to its length: slabs
+	 * then tile the memory, from the start of a page on. With the data
+	 * aligned, the header took the end of the length below, and every
+	 * two slabs left a gap of almost one between them.
+	 */
 	struct malloc_req req = {
-		.user_size = MALLOC_SLAB_LEN,
-		.size = MALLOC_SLAB_LEN,
+		.user_size = MALLOC_SLAB_LEN - MALLOC_ELEM_HEADER_LEN,
+		.size = MALLOC_SLAB_LEN - MALLOC_ELEM_HEADER_LEN,
 		.align = MALLOC_SLAB_LEN,
+		.align_off = MALLOC_ELEM_HEADER_LEN,
 	};
 	bool dirty = false;
 	void *data;
@@ -359,7 +369,7 @@ slab_release_locked(struct rte_mem_config *mcfg, struct malloc_heap *heap,
 	uintptr_t used = (uintptr_t)malloc_slab_obj(s, s->bump);
 
 	slab_set_mark(mcfg, s, false);
-	malloc_asan_unpoison(s, MALLOC_SLAB_LEN);
+	malloc_asan_unpoison(s, MALLOC_SLAB_LEN - MALLOC_ELEM_HEADER_LEN);
 	malloc_heap_free_used(mcfg, heap, s, used);
 }
 

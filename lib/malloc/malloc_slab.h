@@ -11,8 +11,9 @@
  *
  * A 64 B allocation with its own header takes 128 B, and a table of them
  * outgrows the CPU's cache twice as fast as its data. A slab is one busy
- * heap element of MALLOC_SLAB_LEN bytes, aligned to that length, holding
- * objects of one size class back to back after its metadata. Each slab
+ * heap element of MALLOC_SLAB_LEN bytes, aligned to that length, its
+ * header included, holding objects of one size class back to back after
+ * its metadata. Each slab
  * belongs to an lcore cache: its owner allocates and frees without a
  * lock; other threads free onto a locked remote list the owner collects.
  * A bit per MALLOC_SLAB_LEN of a memseg list marks the slabs, so that
@@ -27,6 +28,7 @@
 #include <rte_common.h>
 
 #include "eal_mplock.h"
+#include "malloc_elem.h"
 
 struct malloc_heap;
 struct malloc_cache;
@@ -98,18 +100,26 @@ malloc_slab_obj_size(const struct malloc_slab *s)
 	return (size_t)1 << s->shift;
 }
 
-/* Object @p i of slab @p s. */
+/*
+ * Object @p i of slab @p s. Slots count from the slab's element header,
+ * at its aligned start: the metadata follows it in the first slots.
+ */
 static inline void *
 malloc_slab_obj(struct malloc_slab *s, uint32_t i)
 {
-	return RTE_PTR_ADD(s, (size_t)i << s->shift);
+	return RTE_PTR_ADD(s, ((size_t)i << s->shift) - MALLOC_ELEM_HEADER_LEN);
 }
 
-/* The slab that @p ptr is in, if it is in one: slabs are aligned. */
+/*
+ * The slab that @p ptr is in, if it is in one: slab elements are aligned,
+ * and the slab's metadata is their data.
+ */
 static inline struct malloc_slab *
 malloc_slab_floor(const void *ptr)
 {
-	return (struct malloc_slab *)((uintptr_t)ptr & ~(MALLOC_SLAB_LEN - 1));
+	return (struct malloc_slab *)(((uintptr_t)ptr &
+						      ~(MALLOC_SLAB_LEN - 1)) +
+			MALLOC_ELEM_HEADER_LEN);
 }
 
 /*
@@ -134,21 +144,33 @@ malloc_slab_marked(const uint64_t *map, uint64_t span)
 }
 
 /*
- * The index of the object at @p ptr in slab @p s, or 0 if @p ptr is not
- * the start of an object handed out and not freed.
+ * The index of the object at @p ptr in slab @p s, whose marks cover
+ * @p ptr (the slab exists), or 0 if @p ptr is not the start of an object
+ * handed out and not freed.
  */
 static inline uint32_t
-malloc_slab_obj_idx(const struct malloc_slab *s, const void *ptr)
+malloc_slab_live_idx(const struct malloc_slab *s, const void *ptr)
 {
-	uintptr_t off = RTE_PTR_DIFF(ptr, s);
+	uintptr_t off = RTE_PTR_DIFF(ptr, s) + MALLOC_ELEM_HEADER_LEN;
 	uint32_t i = (uint32_t)(off >> s->shift);
 
-	if (s->magic != (MALLOC_SLAB_MAGIC ^ (uintptr_t)s) ||
-			(off & (malloc_slab_obj_size(s) - 1)) != 0 ||
+	if ((off & (malloc_slab_obj_size(s) - 1)) != 0 ||
 			__atomic_load_n(&s->state[i], __ATOMIC_RELAXED) !=
 					MALLOC_SLAB_OBJ_BUSY)
 		return 0;
 	return i;
+}
+
+/*
+ * malloc_slab_live_idx(), checking first that @p s holds slab metadata:
+ * for the paths that found @p s with less care than the owner's frees.
+ */
+static inline uint32_t
+malloc_slab_obj_idx(const struct malloc_slab *s, const void *ptr)
+{
+	if (s->magic != (MALLOC_SLAB_MAGIC ^ (uintptr_t)s))
+		return 0;
+	return malloc_slab_live_idx(s, ptr);
 }
 
 /* The link a free object holds: poisoned memory in ASan builds. */

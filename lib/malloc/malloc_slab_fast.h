@@ -183,7 +183,7 @@ malloc_slab_free_owned(struct rte_mem_config *mcfg, void *ptr)
 			    malloc_slab_span(c->slab_msl_base, ptr)))
 		return MALLOC_SLAB_OWNED_NOT_SLAB;
 	s = malloc_slab_floor(ptr);
-	i = malloc_slab_obj_idx(s, ptr);
+	i = malloc_slab_live_idx(s, ptr);
 	if (unlikely(i == 0))
 		return MALLOC_SLAB_OWNED_UNKNOWN;
 	/* Another lcore's object: found already, not looked up again. */
