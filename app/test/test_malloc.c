@@ -48,8 +48,12 @@
 #define MAIN_SOCKET 0 /* the only NUMA node here; -l default */
 #define EMPTY_SOCKET 31 /* a valid node id with no memory */
 #define EXT_PAGE 4096 /* page size of the external heaps' memory */
-/* A block above slab sizes: an element with a header of its own. */
-#define ELEM_SIZE (2 * MALLOC_SLAB_MAX_DATA)
+/*
+ * A block above slab sizes: an element with a header of its own; below
+ * a sixteenth of a 2 MB page, carved from the top of free memory as
+ * small requests are.
+ */
+#define ELEM_SIZE (MALLOC_SLAB_MAX_DATA + MALLOC_SLAB_MAX_DATA / 2)
 
 /* Fail the calling case when a helper check failed (it printed why). */
 #define CHECK(call) \
@@ -666,7 +670,9 @@ static int
 test_realloc_shrink_clears(void)
 {
 	struct rte_malloc_socket_stats s0, s1, s2;
-	const size_t big = 64 * 1024, small = 1000, zn = 32 * 1024;
+	/* Elements, above slab sizes. */
+	const size_t big = ELEM_SIZE, small = 1000,
+		     zn = MALLOC_SLAB_MAX_DATA + 1024;
 	char *pin1, *p, *pin2, *q, *z;
 	size_t tail;
 	uint64_t d;
@@ -774,7 +780,7 @@ test_free_forged_header(void)
 	char *small, *p;
 
 	small = rte_malloc(NULL, 64, 0);
-	p = rte_malloc(NULL, 8192, 0);
+	p = rte_malloc(NULL, ELEM_SIZE, 0);
 	TEST_ASSERT(small != NULL && p != NULL, "rte_malloc");
 	rte_free(small);
 	f = (struct malloc_elem *)(void *)(p + 1024);
@@ -790,6 +796,16 @@ test_free_forged_header(void)
 	return heap_ok();
 }
 
+static int alloc_in_order(
+		char **p, size_t (*size)(unsigned int i), unsigned int n);
+
+static size_t
+elem_size(unsigned int i)
+{
+	RTE_SET_USED(i);
+	return ELEM_SIZE;
+}
+
 /*
  * A block freed twice after its first free joined it into the free memory
  * below: its header is data of a free element now (poisoned for ASan), and
@@ -800,16 +816,12 @@ static int
 test_free_twice_joined(void)
 {
 	struct rte_malloc_socket_stats s0;
-	char *pin, *q;
+	char *b[2], *pin, *q;
 
-	pin = rte_malloc(NULL, ELEM_SIZE, 0);
-	q = rte_malloc(NULL, ELEM_SIZE, 0);
-	TEST_ASSERT(pin != NULL && q != NULL, "rte_malloc");
-	TEST_ASSERT(malloc_elem_from_data(q)->next ==
-							malloc_elem_from_data(
-									pin) &&
-					malloc_elem_from_data(q)->prev !=
-							NULL &&
+	CHECK(alloc_in_order(b, elem_size, 2));
+	pin = b[0];
+	q = b[1];
+	TEST_ASSERT(malloc_elem_from_data(q)->prev != NULL &&
 					malloc_elem_from_data(q)->prev->t.state ==
 							ELEM_FREE,
 			"q is not carved from the top of free memory below pin");
@@ -1023,29 +1035,63 @@ plain_alloc_main(void *arg)
 	return NULL;
 }
 
+/* @return true if blocks @p p[0] .. @p p[n - 1] touch, @p p[0] on top. */
+static bool
+blocks_touch(char **p, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 1; i < n; i++)
+		if (malloc_elem_end(malloc_elem_from_data(p[i])) !=
+				malloc_elem_from_data(p[i - 1]))
+			return false;
+	return true;
+}
+
+/* Tries of alloc_in_order(), each filling the free gap the last ended in. */
+#define IN_ORDER_TRIES 8
+
 /*
  * Allocate @p n blocks, @p p[i] of size(i) bytes, in turn on a thread
  * without an lcore id, so that each is carved right below the one
  * before. (An lcore's allocations may come out of its cache, in any
- * order.) @return TEST_SUCCESS if all were allocated and they touch,
- * @p p[0] on top.
+ * order.) The first blocks go to the smallest free element they fit in,
+ * which may be too small for the rest (the gap beside a slab), or the
+ * heap grows in the middle of a try: such a try stays allocated,
+ * plugging the gap, until a try lies in one piece; then the plugs are
+ * freed and the heap trimmed, so that they neither wait in a queue or
+ * cache nor keep pages. @return TEST_SUCCESS if all
+ * were allocated and they touch, @p p[0] on top.
  */
 static int
 alloc_in_order(char **p, size_t (*size)(unsigned int i), unsigned int n)
 {
-	struct plain_alloc a = { .p = p, .size = size, .n = n, .ret = -1 };
+	struct plain_alloc a = { .size = size, .n = n, .ret = -1 };
+	char *plugs[IN_ORDER_TRIES][n];
+	unsigned int t, k, i;
 	pthread_t th;
-	unsigned int i;
+	bool touch = false;
 
-	TEST_ASSERT_SUCCESS(pthread_create(&th, NULL, plain_alloc_main, &a),
-			"pthread_create");
-	pthread_join(th, NULL);
-	TEST_ASSERT_SUCCESS(a.ret, "cannot allocate %u blocks", n);
-	for (i = 1; i < n; i++)
-		TEST_ASSERT(malloc_elem_end(malloc_elem_from_data(p[i])) ==
-						malloc_elem_from_data(p[i - 1]),
-				"blocks %u and %u are not neighbours", i - 1,
-				i);
+	memset(plugs, 0, sizeof(plugs));
+	for (t = 0; t < IN_ORDER_TRIES && !touch; t++) {
+		a.p = plugs[t];
+		a.ret = -1;
+		if (pthread_create(&th, NULL, plain_alloc_main, &a) != 0)
+			break;
+		pthread_join(th, NULL);
+		if (a.ret != 0)
+			break;
+		touch = blocks_touch(plugs[t], n);
+	}
+	/* The run is the last try: every earlier one, or all, go. */
+	if (touch)
+		memcpy(p, plugs[t - 1], n * sizeof(*p));
+	for (k = 0; k < IN_ORDER_TRIES; k++)
+		for (i = 0; i < n && (!touch || k + 1 < t); i++)
+			rte_free(plugs[k][i]);
+	TEST_ASSERT(rte_malloc_heap_trim(SOCKET_ID_ANY) >= 0, "trim");
+	TEST_ASSERT(touch, "%u tries of %u blocks, none in one piece (%s)", t,
+			n, a.ret != 0 ? "an allocation failed" : "gaps");
 	return TEST_SUCCESS;
 }
 
@@ -1413,7 +1459,7 @@ test_cache_spares(void)
 }
 
 #define RUN_SMALL 6 /* queued blocks on each side of a large one */
-#define RUN_LARGE 4096 /* too large to be queued */
+#define RUN_LARGE (QUEUED_SIZE + QUEUED_SIZE / 4) /* a size of its own */
 
 static size_t
 run_size(unsigned int i)
@@ -1664,7 +1710,7 @@ static int
 test_clear_once_clean(void)
 {
 	struct rte_malloc_socket_stats s0, s1, before, after;
-	const size_t n = 10000;
+	const size_t n = MALLOC_SLAB_MAX_DATA + 10000; /* an element */
 	char *pin1, *pin2, *pin3, *z, *c, *p, *z2;
 	size_t elem, off;
 	uint64_t d;
@@ -2626,7 +2672,7 @@ test_malloc_validate_race(void)
 
 /* ---- lcore caches taken by another thread ---- */
 
-#define CACHE_BLOCKS 64 /* freed by a worker, between two kept busy */
+#define CACHE_BLOCKS 16 /* freed by a worker, between two kept busy */
 
 /*
  * The first worker lcore in *@p worker, or TEST_SKIPPED after printing
@@ -3120,6 +3166,16 @@ slab_dumped(const void *p)
 }
 
 /*
+ * The length of object @p i of test_slab_objects(): every 16th up to
+ * 64 KB, any class, the others up to 4 KB, so that a few MB do.
+ */
+static size_t
+slab_objects_len(unsigned int i)
+{
+	return 1 + (i * 37) % (i % 16 == 0 ? MALLOC_SLAB_MAX_DATA : 4096);
+}
+
+/*
  * Objects of slab sizes are packed by class, not below any live object,
  * and have the IOVA of their memory.
  */
@@ -3127,7 +3183,8 @@ static int
 test_slab_objects(void)
 {
 	static const size_t sizes[] = { 1, 63, 64, 65, 128, 200, 256, 257, 512,
-		513, 1000, 1024, 1025 };
+		513, 1000, 1024, 1025, 4096, 4097, 10000, 32768, 65535, 65536,
+		65537 };
 	static const unsigned int aligns[] = { 0, 8, 64, 128 };
 	struct rte_malloc_socket_stats s0, cur;
 	char *p[SLAB_OBJS], *sorted[SLAB_OBJS];
@@ -3162,7 +3219,7 @@ test_slab_objects(void)
 		}
 	}
 	for (i = 0; i < SLAB_OBJS; i++) {
-		size_t len = 1 + (i * 37) % MALLOC_SLAB_MAX_DATA;
+		size_t len = slab_objects_len(i);
 
 		p[i] = rte_malloc(NULL, len, 0);
 		TEST_ASSERT(p[i] != NULL && slab_of(p[i]) != NULL,
@@ -3178,7 +3235,7 @@ test_slab_objects(void)
 				"objects %p and %p overlap", sorted[i - 1],
 				sorted[i]);
 	for (i = 0; i < SLAB_OBJS; i++) {
-		size_t len = 1 + (i * 37) % MALLOC_SLAB_MAX_DATA;
+		size_t len = slab_objects_len(i);
 
 		TEST_ASSERT_EQUAL(check_seq(p[i], len, (uint8_t)i), len,
 				"object %u overwritten", i);
@@ -3363,11 +3420,21 @@ test_slab_realloc(void)
 	p = rte_malloc(NULL, 256, 0);
 	TEST_ASSERT(p != NULL && slab_of(p) != NULL, "256 B");
 	fill_seq(p, 256, 5);
+	/* Into a large slab's class, then above every class. */
 	q = rte_realloc(p, 5000, 0);
-	TEST_ASSERT(q != NULL && slab_of(q) == NULL, "5000 B: %p", q);
+	TEST_ASSERT(q != NULL && slab_of(q) != NULL &&
+					malloc_slab_len(slab_of(q)) ==
+							MALLOC_SLAB_LARGE_LEN,
+			"5000 B: %p", q);
 	TEST_ASSERT_EQUAL(check_seq(q, 256, 5), 256, "contents lost");
 	TEST_ASSERT_EQUAL(rte_malloc_validate(p, NULL), -1, "old one live");
-	rte_free(q);
+	fill_seq(q, 5000, 6);
+	p = rte_realloc(q, MALLOC_SLAB_MAX_DATA + 1, 0);
+	TEST_ASSERT(p != NULL && slab_of(p) == NULL, "%u B: %p",
+			MALLOC_SLAB_MAX_DATA + 1, p);
+	TEST_ASSERT_EQUAL(check_seq(p, 5000, 6), 5000, "contents lost");
+	TEST_ASSERT_EQUAL(rte_malloc_validate(q, NULL), -1, "old one live");
+	rte_free(p);
 	return heap_ok();
 }
 
@@ -3424,16 +3491,24 @@ slab_free_all(void *arg)
 static int
 test_slab_remote_free(void)
 {
+	/* A small slab's class and a large one's, a few slabs of each. */
+	static const struct {
+		size_t len;
+		unsigned int n;
+	} cases[] = { { 64, SLAB_OBJS }, { 16384, 200 } };
 	static char *p[SLAB_OBJS];
-	struct slab_objs o = { .p = p, .n = SLAB_OBJS, .len = 64 };
+	struct slab_objs o = { .p = p };
 	struct rte_malloc_socket_stats s0, cur;
-	unsigned int i, way;
+	unsigned int i, k, way;
 	int ret;
 
 	if (!slabs_on())
 		return TEST_SKIPPED;
 	CHECK(stats_get(MAIN_SOCKET, &s0));
-	for (way = 0; way < 2; way++) {
+	for (k = 0; k < RTE_DIM(cases) * 2; k++) {
+		o.len = cases[k / 2].len;
+		o.n = cases[k / 2].n;
+		way = k % 2;
 		if (way == 0)
 			ret = slab_alloc_all(&o);
 		else
@@ -3442,14 +3517,14 @@ test_slab_remote_free(void)
 			return ret;
 		TEST_ASSERT_SUCCESS(ret, "allocation");
 		CHECK(stats_get(MAIN_SOCKET, &cur));
-		TEST_ASSERT_EQUAL(cur.alloc_count, s0.alloc_count + SLAB_OBJS,
+		TEST_ASSERT_EQUAL(cur.alloc_count, s0.alloc_count + o.n,
 				"alloc_count");
 		if (way == 0)
 			ret = on_worker(slab_free_all, &o, "remote frees");
 		else
 			ret = slab_free_all(&o);
 		TEST_ASSERT_SUCCESS(ret, "free");
-		for (i = 0; i < SLAB_OBJS; i++)
+		for (i = 0; i < o.n; i++)
 			TEST_ASSERT_EQUAL(rte_malloc_validate(p[i], NULL), -1,
 					"object %u still live", i);
 		CHECK(stats_get(MAIN_SOCKET, &cur));
@@ -3852,7 +3927,8 @@ slab_span_child(void)
 	if (rte_malloc_get_socket_stats(MAIN_SOCKET, &s0) != 0)
 		return 3;
 	for (i = 0; i < N; i++) {
-		b[i] = rte_malloc(NULL, ELEM_SIZE, 0);
+		/* Elements: slabs serve no alignment above 64. */
+		b[i] = rte_malloc(NULL, 8192, 128);
 		if (b[i] == NULL)
 			return 4;
 		below += (uintptr_t)b[i] < (uintptr_t)slab &&
@@ -3902,32 +3978,42 @@ static int
 slab_tile_child(void)
 {
 	enum {
-		N = 16 /* slabs */
+		N = 16 /* slabs of each kind */
 	};
+	static const size_t lens[] = { 4096, 65536 };
 	static char *p[N * 16];
-	const size_t len = 4096;
-	const struct malloc_slab *s;
-	uintptr_t lo = UINTPTR_MAX, hi = 0, start;
-	unsigned int i, n;
+	unsigned int k, i, n;
 
-	for (n = 0; n < N * (MALLOC_SLAB_LEN / len - 1); n++) {
-		p[n] = rte_malloc(NULL, len, 0);
-		s = p[n] == NULL ? NULL : slab_of(p[n]);
-		if (s == NULL)
-			return 1;
-		start = (uintptr_t)malloc_elem_from_data(s);
-		if (start % MALLOC_SLAB_LEN != 0)
-			return 2;
-		lo = RTE_MIN(lo, start);
-		hi = RTE_MAX(hi, start + MALLOC_SLAB_LEN);
+	for (k = 0; k < RTE_DIM(lens); k++) {
+		size_t len = lens[k];
+		const struct malloc_slab *s;
+		uintptr_t lo = UINTPTR_MAX, hi = 0, start;
+		size_t slab_len = 0;
+
+		for (n = 0; n < N * 16; n++) {
+			p[n] = rte_malloc(NULL, len, 0);
+			s = p[n] == NULL ? NULL : slab_of(p[n]);
+			if (s == NULL)
+				return 1 + 10 * (int)k;
+			slab_len = malloc_slab_len(s);
+			start = (uintptr_t)malloc_elem_from_data(s);
+			if (start % slab_len != 0)
+				return 2 + 10 * (int)k;
+			lo = RTE_MIN(lo, start);
+			hi = RTE_MAX(hi, start + slab_len);
+			/* N slabs full: the objects a slab holds, times N. */
+			if (n + 1 == N * (slab_len / len - 1))
+				break;
+		}
+		printf("%u slabs of %zu B objects span %zu KB\n", N, len,
+				(size_t)(hi - lo) / 1024);
+		/* A hole start-up left may take one; the rest touch. */
+		if (hi - lo > (N + 1) * slab_len)
+			return 3 + 10 * (int)k;
+		for (i = 0; i <= n && i < N * 16; i++)
+			rte_free(p[i]);
 	}
-	printf("%u slabs of %zu B objects span %zu KB\n", N, len,
-			(size_t)(hi - lo) / 1024);
-	if (hi - lo != N * MALLOC_SLAB_LEN)
-		return 3;
-	for (i = 0; i < n; i++)
-		rte_free(p[i]);
-	return child_heap_ok(4);
+	return child_heap_ok(30);
 }
 
 static int

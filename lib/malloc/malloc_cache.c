@@ -57,12 +57,15 @@ malloc_cache_init(struct rte_mem_config *mcfg)
 	 * Empty slabs are memory a cache holds, as its cached blocks are:
 	 * a table of 10000 256 byte objects takes 40 slabs, and releasing
 	 * all but 16 each round cleared and carved 24 again in the next.
-	 * One budget for all classes: a table of 10000 4 KB objects takes
-	 * 667 slabs, and an even share per class would release most of
-	 * them every round.
+	 * One budget for all classes, in slab units: a table of 10000 4 KB
+	 * objects takes 667 slabs, and an even share per class would
+	 * release most of them every round. A table of what the cache may
+	 * hold fits, with the slabs' metadata (a sixteenth at most): 64 MB
+	 * of 64 KB objects took 69 large slabs, 1104 units, and a budget of
+	 * 1024 cleared and carved 5 again every round.
 	 */
 	st->slab_keep = (uint32_t)RTE_MAX((size_t)MALLOC_SLAB_KEEP_MIN,
-			malloc_cache_max_bytes(mcfg) / MALLOC_SLAB_LEN);
+			malloc_cache_max_bytes(mcfg) / MALLOC_SLAB_LEN * 9 / 8);
 }
 
 int

@@ -33,10 +33,11 @@ malloc_lcore_track_list(struct rte_mem_config *mcfg, unsigned int l)
 	struct malloc_state *st = malloc_state_of(mcfg);
 	const struct rte_memseg_list *msl = &mcfg->memsegs[l];
 	/* The spans from the one holding its start to its end's, included. */
-	uint64_t bits = malloc_slab_span((uintptr_t)msl->base_va,
-					RTE_PTR_ADD(msl->base_va, msl->len)) +
+	uint64_t spans = malloc_slab_span((uintptr_t)msl->base_va,
+					 RTE_PTR_ADD(msl->base_va, msl->len)) +
 			1;
-	uint32_t words = (uint32_t)((bits + 63) / 64);
+	uint32_t words = (uint32_t)((spans + MALLOC_SLAB_SPANS_PER_WORD - 1) /
+			MALLOC_SLAB_SPANS_PER_WORD);
 	uint64_t off;
 
 	if (st->slab_map_words[l] >= words)
@@ -48,18 +49,11 @@ malloc_lcore_track_list(struct rte_mem_config *mcfg, unsigned int l)
 	return 0;
 }
 
-/* The word and bit of @p s's mark, in list @p l. */
+/* The marks of list @p l. */
 static uint64_t *
-slab_mark(const struct rte_mem_config *mcfg, unsigned int l,
-		const struct malloc_slab *s, uint64_t *bit)
+slab_map(const struct rte_mem_config *mcfg, unsigned int l)
 {
-	const struct malloc_state *st = malloc_state_of(mcfg);
-	const struct rte_memseg_list *msl = &mcfg->memsegs[l];
-	uint64_t idx = malloc_slab_span((uintptr_t)msl->base_va, s);
-	uint64_t *map = eal_mcfg_at(mcfg, st->slab_map_off[l]);
-
-	*bit = UINT64_C(1) << (idx % 64);
-	return &map[idx / 64];
+	return eal_mcfg_at(mcfg, malloc_state_of(mcfg)->slab_map_off[l]);
 }
 
 /* The slab marked at @p ptr, not checked further, or NULL. */
@@ -72,18 +66,17 @@ slab_at(const struct rte_mem_config *mcfg, const void *ptr)
 	for (l = 0; l < mcfg->n_lists; l++) {
 		const struct rte_memseg_list *msl = &mcfg->memsegs[l];
 		uintptr_t off = (uintptr_t)ptr - (uintptr_t)msl->base_va;
-		const uint64_t *map;
+		unsigned int kind;
 
 		if (msl->base_va == NULL || off >= msl->len)
 			continue;
 		if (st->slab_map_off[l] == 0)
 			return NULL;
-		map = eal_mcfg_at(mcfg, st->slab_map_off[l]);
-		if (!malloc_slab_marked(map,
-				    malloc_slab_span((uintptr_t)msl->base_va,
-						    ptr)))
-			return NULL;
-		return malloc_slab_floor(ptr);
+		kind = malloc_slab_kind(slab_map(mcfg, l),
+				malloc_slab_span((uintptr_t)msl->base_va, ptr));
+		return kind == MALLOC_SLAB_KIND_NONE ?
+				NULL :
+				malloc_slab_floor(ptr, kind);
 	}
 	return NULL;
 }
@@ -258,17 +251,40 @@ slab_take_any(struct malloc_cache *c, int cls, bool *dirty)
 }
 
 /*
- * The objects a slab of class @p cls holds, after its element header and
- * metadata.
+ * The object slots of a slab of class @p cls: its length over the object
+ * size, each with a state byte, though its element header and metadata
+ * take the first ones.
  */
+static inline uint32_t
+slab_slots(int cls)
+{
+	return (uint32_t)1 << (malloc_slab_len_shift(cls) - 6 -
+			       (unsigned int)cls);
+}
+
+/* The first object of a slab of class @p cls: the slot after the metadata. */
+static inline uint32_t
+slab_first(int cls)
+{
+	unsigned int shift = 6 + (unsigned int)cls;
+	size_t meta = MALLOC_ELEM_HEADER_LEN + sizeof(struct malloc_slab) +
+			slab_slots(cls);
+
+	return (uint32_t)((meta + (1u << shift) - 1) >> shift);
+}
+
+/* The objects a slab of class @p cls holds. */
 static inline uint32_t
 slab_objs(int cls)
 {
-	unsigned int shift = 6 + (unsigned int)cls;
-	uint32_t n = (uint32_t)(MALLOC_SLAB_LEN >> shift);
-	size_t meta = MALLOC_ELEM_HEADER_LEN + sizeof(struct malloc_slab) + n;
+	return slab_slots(cls) - slab_first(cls);
+}
 
-	return n - (uint32_t)((meta + (1u << shift) - 1) >> shift);
+/* Slab units (MALLOC_SLAB_LEN) slab @p s counts for in its cache. */
+static inline uint32_t
+slab_units(const struct malloc_slab *s)
+{
+	return (uint32_t)(malloc_slab_len(s) >> MALLOC_SLAB_SHIFT);
 }
 
 /* Lay out a slab of class @p cls at @p data for @p lcore. */
@@ -278,22 +294,22 @@ slab_init(void *data, int cls, unsigned int lcore, unsigned int heap_idx,
 {
 	struct malloc_slab *s = data;
 	uint8_t shift = (uint8_t)(6 + cls);
-	uint32_t n = (uint32_t)(MALLOC_SLAB_LEN >> shift);
 
 	/* Zero states say what is not an object, or never handed out. */
-	memset(s, 0, sizeof(*s) + n);
+	memset(s, 0, sizeof(*s) + slab_slots(cls));
 	s->magic = MALLOC_SLAB_MAGIC ^ (uintptr_t)s;
 	s->owner = lcore;
 	s->shift = shift;
 	s->cls = (uint8_t)cls;
 	s->heap_idx = (uint8_t)heap_idx;
 	s->clean = !dirty;
-	s->first = n - slab_objs(cls);
-	s->n_objs = n;
+	s->len_shift = (uint8_t)malloc_slab_len_shift(cls);
+	s->first = slab_first(cls);
+	s->n_objs = slab_slots(cls);
 	s->bump = s->first;
 	eal_mplock_init(&s->lock);
 	malloc_asan_poison(malloc_slab_obj(s, s->first),
-			MALLOC_SLAB_LEN - ((size_t)s->first << shift));
+			(size_t)(s->n_objs - s->first) << shift);
 	return s;
 }
 
@@ -303,12 +319,21 @@ slab_set_mark(const struct rte_mem_config *mcfg, const struct malloc_slab *s,
 {
 	/* A slab is an element: its header names its list. */
 	unsigned int l = malloc_elem_from_data(s)->t.msl_idx;
-	uint64_t bit, *w = slab_mark(mcfg, l, s, &bit);
+	uintptr_t base = (uintptr_t)mcfg->memsegs[l].base_va;
+	uint64_t span = malloc_slab_span(base, s), end = span + slab_units(s);
+	uint64_t kind = malloc_slab_kind_of(s->cls), *map = slab_map(mcfg, l);
 
-	if (on)
-		__atomic_fetch_or(w, bit, __ATOMIC_RELEASE);
-	else
-		__atomic_fetch_and(w, ~bit, __ATOMIC_RELEASE);
+	/* Every span: a pointer anywhere in the slab finds its start. */
+	for (; span < end; span++) {
+		uint64_t *w = &map[span / MALLOC_SLAB_SPANS_PER_WORD];
+		unsigned int at = 2 * (span % MALLOC_SLAB_SPANS_PER_WORD);
+
+		if (on)
+			__atomic_fetch_or(w, kind << at, __ATOMIC_RELEASE);
+		else
+			__atomic_fetch_and(w, ~(UINT64_C(3) << at),
+					__ATOMIC_RELEASE);
+	}
 }
 
 /*
@@ -340,10 +365,11 @@ slab_new(struct rte_mem_config *mcfg, struct malloc_cache *c,
 	 * aligned, the header took the end of the length below, and every
 	 * two slabs left a gap of almost one between them.
 	 */
+	size_t len = (size_t)1 << malloc_slab_len_shift(cls);
 	struct malloc_req req = {
-		.user_size = MALLOC_SLAB_LEN - MALLOC_ELEM_HEADER_LEN,
-		.size = MALLOC_SLAB_LEN - MALLOC_ELEM_HEADER_LEN,
-		.align = MALLOC_SLAB_LEN,
+		.user_size = len - MALLOC_ELEM_HEADER_LEN,
+		.size = len - MALLOC_ELEM_HEADER_LEN,
+		.align = len,
 		.align_off = MALLOC_ELEM_HEADER_LEN,
 	};
 	bool dirty = false;
@@ -369,7 +395,7 @@ slab_release_locked(struct rte_mem_config *mcfg, struct malloc_heap *heap,
 	uintptr_t used = (uintptr_t)malloc_slab_obj(s, s->bump);
 
 	slab_set_mark(mcfg, s, false);
-	malloc_asan_unpoison(s, MALLOC_SLAB_LEN - MALLOC_ELEM_HEADER_LEN);
+	malloc_asan_unpoison(s, malloc_slab_len(s) - MALLOC_ELEM_HEADER_LEN);
 	malloc_heap_free_used(mcfg, heap, s, used);
 }
 
@@ -411,7 +437,7 @@ malloc_slab_alloc(struct rte_mem_config *mcfg, size_t size, int cls, bool zero)
 		}
 		slab_push(&c->slabs[cls], s);
 		c->slab_n[cls]++;
-		c->slab_total++;
+		c->slab_total += slab_units(s);
 		slab_set_mark(mcfg, s, true);
 		slab_note_list(mcfg, c, s);
 		obj = malloc_slab_obj(s, malloc_slab_take(s, &dirty));
@@ -491,7 +517,7 @@ slab_free_local(struct rte_mem_config *mcfg, struct malloc_cache *c,
 	}
 	slab_unlink(slab_list(c, s), s);
 	c->slab_n[s->cls]--;
-	c->slab_total--;
+	c->slab_total -= slab_units(s);
 	return true;
 }
 
@@ -686,7 +712,7 @@ slab_sweep_list(struct malloc_cache *c, struct malloc_slab **list,
 		if (s->live == 0) {
 			slab_unlink(list, s);
 			c->slab_n[s->cls]--;
-			c->slab_total--;
+			c->slab_total -= slab_units(s);
 			s->next = *empty;
 			*empty = s;
 		} else if (s->full && s->local != 0) {

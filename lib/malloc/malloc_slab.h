@@ -11,13 +11,17 @@
  *
  * A 64 B allocation with its own header takes 128 B, and a table of them
  * outgrows the CPU's cache twice as fast as its data. A slab is one busy
- * heap element of MALLOC_SLAB_LEN bytes, aligned to that length, its
- * header included, holding objects of one size class back to back after
- * its metadata. Each slab
- * belongs to an lcore cache: its owner allocates and frees without a
- * lock; other threads free onto a locked remote list the owner collects.
- * A bit per MALLOC_SLAB_LEN of a memseg list marks the slabs, so that
- * rte_free() tells an object from an element by one word.
+ * heap element aligned to its length, its header included, holding
+ * objects of one size class back to back after its metadata:
+ * MALLOC_SLAB_LEN bytes for objects of up to 4 KB, MALLOC_SLAB_LARGE_LEN
+ * for 8 to 64 KB, so that the header and metadata take a sixteenth of a
+ * slab at most.
+ * Each slab belongs to an lcore cache: its owner allocates and frees
+ * without a lock; other threads free onto a locked remote list the owner
+ * collects. Two bits per MALLOC_SLAB_LEN of a memseg list say whether a
+ * slab covers it and which length (enum malloc_slab_kind), so that
+ * rte_free() tells an object from an element, and finds its slab, by
+ * one word.
  */
 
 #include <stdbool.h>
@@ -37,15 +41,26 @@ struct rte_mem_config;
 
 #define MALLOC_SLAB_SHIFT 16
 #define MALLOC_SLAB_LEN ((size_t)1 << MALLOC_SLAB_SHIFT)
-/* Object sizes: 64 << class, up to 4 KB (15 objects a slab). */
-#define MALLOC_SLAB_CLASSES 7
+#define MALLOC_SLAB_LARGE_SHIFT 20
+#define MALLOC_SLAB_LARGE_LEN ((size_t)1 << MALLOC_SLAB_LARGE_SHIFT)
+/*
+ * Object sizes: 64 << class. Classes below MALLOC_SLAB_SMALL_CLASSES (up
+ * to 4 KB, 15 objects a slab) have slabs of MALLOC_SLAB_LEN, the others
+ * (8 KB to 64 KB, 127 to 15 objects) of MALLOC_SLAB_LARGE_LEN: a 64 KB
+ * slab would hold only 7 objects of 8 KB or 1 of 32 KB.
+ */
+#define MALLOC_SLAB_SMALL_CLASSES 7
+#define MALLOC_SLAB_CLASSES 11
 #define MALLOC_SLAB_MAX_DATA (64u << (MALLOC_SLAB_CLASSES - 1))
 /*
- * Slabs of all classes a cache may own and still keep one that empties,
- * on pages that stay mapped, at least: the state's slab_keep, which grows
- * with what a cache may hold (malloc_cache_init()).
+ * Slab units (MALLOC_SLAB_LEN each: a large slab counts as
+ * MALLOC_SLAB_LARGE_LEN / MALLOC_SLAB_LEN) a cache may own and still
+ * keep one that empties, on pages that stay mapped, at least: the
+ * state's slab_keep, which grows with what a cache may hold
+ * (malloc_cache_init()). The least a cache may hold, 2 MB, and an
+ * eighth for the slabs' metadata.
  */
-#define MALLOC_SLAB_KEEP_MIN 32
+#define MALLOC_SLAB_KEEP_MIN 36
 
 /*
  * Objects of another lcore's slab an lcore holds back at most before it
@@ -86,6 +101,7 @@ struct malloc_slab {
 	uint8_t heap_idx; /* heap it came from */
 	uint8_t clean; /* 1: objects from bump on are zero */
 	uint8_t full; /* 1: off its owner's list, nothing free */
+	uint8_t len_shift; /* log2 of its length */
 	struct eal_mplock lock; /* guards remote and remote_n */
 	uint32_t remote; /* chain of objects freed by other threads */
 	uint32_t remote_n; /* objects on it */
@@ -110,15 +126,53 @@ malloc_slab_obj(struct malloc_slab *s, uint32_t i)
 	return RTE_PTR_ADD(s, ((size_t)i << s->shift) - MALLOC_ELEM_HEADER_LEN);
 }
 
+/* What the marks of a span say covers it. */
+enum malloc_slab_kind {
+	MALLOC_SLAB_KIND_NONE = 0, /* no slab */
+	MALLOC_SLAB_KIND_SMALL = 1, /* a slab of MALLOC_SLAB_LEN */
+	MALLOC_SLAB_KIND_LARGE = 2, /* a slab of MALLOC_SLAB_LARGE_LEN */
+};
+
+/* Spans of MALLOC_SLAB_LEN whose marks one map word holds. */
+#define MALLOC_SLAB_SPANS_PER_WORD 32
+
+/* log2 of the length of a slab of class @p cls. */
+static inline unsigned int
+malloc_slab_len_shift(int cls)
+{
+	return cls < MALLOC_SLAB_SMALL_CLASSES ? MALLOC_SLAB_SHIFT :
+						 MALLOC_SLAB_LARGE_SHIFT;
+}
+
+/* The kind of slab of class @p cls. */
+static inline enum malloc_slab_kind
+malloc_slab_kind_of(int cls)
+{
+	return cls < MALLOC_SLAB_SMALL_CLASSES ? MALLOC_SLAB_KIND_SMALL :
+						 MALLOC_SLAB_KIND_LARGE;
+}
+
+/* Bytes slab @p s covers. */
+static inline size_t
+malloc_slab_len(const struct malloc_slab *s)
+{
+	return (size_t)1 << s->len_shift;
+}
+
 /*
- * The slab that @p ptr is in, if it is in one: slab elements are aligned,
- * and the slab's metadata is their data.
+ * The slab of kind @p kind (not MALLOC_SLAB_KIND_NONE) that @p ptr is
+ * in: slab elements are aligned to their length, 2^(12 + 4 * kind), and
+ * the slab's metadata is their data.
  */
 static inline struct malloc_slab *
-malloc_slab_floor(const void *ptr)
+malloc_slab_floor(const void *ptr, unsigned int kind)
 {
-	return (struct malloc_slab *)(((uintptr_t)ptr &
-						      ~(MALLOC_SLAB_LEN - 1)) +
+	uintptr_t mask = ((uintptr_t)1 << (12 + 4 * kind)) - 1;
+
+	RTE_BUILD_BUG_ON(12 + 4 * MALLOC_SLAB_KIND_SMALL != MALLOC_SLAB_SHIFT);
+	RTE_BUILD_BUG_ON(12 + 4 * MALLOC_SLAB_KIND_LARGE !=
+			MALLOC_SLAB_LARGE_SHIFT);
+	return (struct malloc_slab *)(((uintptr_t)ptr & ~mask) +
 			MALLOC_ELEM_HEADER_LEN);
 }
 
@@ -134,13 +188,31 @@ malloc_slab_span(uintptr_t base, const void *addr)
 			(base >> MALLOC_SLAB_SHIFT);
 }
 
-/* @return true if @p span is marked a slab in a list's marks @p map. */
-static inline bool
-malloc_slab_marked(const uint64_t *map, uint64_t span)
+/* The marks of @p span and the spans next to it in a list's @p map. */
+static inline uint64_t
+malloc_slab_marks(const uint64_t *map, uint64_t span)
 {
-	return (__atomic_load_n(&map[span / 64], __ATOMIC_ACQUIRE) >>
-					       (span % 64) &
-			       1) != 0;
+	return __atomic_load_n(&map[span / MALLOC_SLAB_SPANS_PER_WORD],
+			__ATOMIC_ACQUIRE);
+}
+
+/*
+ * @return true if a slab of kind @p kind covers @p span, whose word of
+ * marks is @p w (malloc_slab_marks()): one bit test.
+ */
+static inline bool
+malloc_slab_marked(uint64_t w, uint64_t span, unsigned int kind)
+{
+	return ((w >> ((2 * span + kind - 1) & 63)) & 1) != 0;
+}
+
+/* What covers @p span in a list's marks @p map. */
+static inline unsigned int
+malloc_slab_kind(const uint64_t *map, uint64_t span)
+{
+	return (unsigned int)(malloc_slab_marks(map, span) >>
+			       ((2 * span) & 63)) &
+			3;
 }
 
 /*
@@ -163,7 +235,8 @@ malloc_slab_live_idx(const struct malloc_slab *s, const void *ptr)
 
 /*
  * malloc_slab_live_idx(), checking first that @p s holds slab metadata:
- * for the paths that found @p s with less care than the owner's frees.
+ * for paths that looked the marks up with less care than the owner's
+ * frees.
  */
 static inline uint32_t
 malloc_slab_obj_idx(const struct malloc_slab *s, const void *ptr)

@@ -111,11 +111,12 @@ malloc_slab_alloc_owned(
 }
 
 /*
- * Whether a slab of cache @p c stays once empty, as slab_give_back()
- * decides, in the common case it can tell at once: while heaps keep free
- * pages (malloc_trim.h) no page goes back with a slab, and a cache keeps
- * slabs while it owns up to slab_keep. A thread allocating and freeing
- * one object in turn empties its slab every time.
+ * Whether a slab of cache @p c stays where it is once empty, as
+ * slab_free_local() decides, in the common case it can tell at once:
+ * while heaps keep free pages (malloc_trim.h) no page goes back with a
+ * slab, and a cache keeps slabs while it owns up to slab_keep units. A
+ * thread allocating and freeing one object in turn empties its slab
+ * every time.
  */
 static inline bool
 malloc_slab_keeps_empty(
@@ -142,8 +143,9 @@ malloc_slab_outside(const struct rte_mem_config *mcfg,
 		return false;
 	map_off = st->slab_map_off[c->msl_idx];
 	return map_off == 0 ||
-			!malloc_slab_marked(eal_mcfg_at(mcfg, map_off),
-					malloc_slab_span(c->msl_base, ptr));
+			malloc_slab_kind(eal_mcfg_at(mcfg, map_off),
+					malloc_slab_span(c->msl_base, ptr)) ==
+			MALLOC_SLAB_KIND_NONE;
 }
 
 /* What malloc_slab_free_owned() found. */
@@ -154,36 +156,17 @@ enum malloc_slab_owned {
 };
 
 /*
- * Free @p ptr if it is a live object of a slab of the calling lcore, on
- * the memseg list of its newest slab, and the slab was not full and does
- * not empty (or stays empty); or a live object of another lcore's slab
- * there (malloc_slab_free_other()). A pointer on that list outside every
- * slab needs no other look at the slabs: a live block of the heap lies
- * where no slab can be.
+ * malloc_slab_free_owned() of @p ptr in slab @p s, found by its marks, in
+ * the list of cache @p c of the calling @p lcore. Inline with a constant
+ * slab length in each caller's branch: the slab's address then does not
+ * wait for the marks' load, and its loads start while the mark is read.
  */
-static inline enum malloc_slab_owned
-malloc_slab_free_owned(struct rte_mem_config *mcfg, void *ptr)
+static __rte_always_inline enum malloc_slab_owned
+malloc_slab_free_owned_in(struct rte_mem_config *mcfg, struct malloc_cache *c,
+		unsigned int lcore, struct malloc_slab *s, void *ptr)
 {
-	struct malloc_state *st = malloc_state_of(mcfg);
-	unsigned int lcore = malloc_cache_lcore();
-	struct malloc_cache *c;
-	struct malloc_slab *s;
-	uintptr_t off;
-	uint32_t i;
+	uint32_t i = malloc_slab_live_idx(s, ptr);
 
-	if (unlikely(lcore >= RTE_MAX_LCORE))
-		return MALLOC_SLAB_OWNED_UNKNOWN;
-	c = &st->caches[lcore];
-	off = (uintptr_t)ptr - c->slab_msl_base;
-	if (off >= c->slab_msl_len)
-		return malloc_slab_outside(mcfg, st, c, ptr) ?
-				MALLOC_SLAB_OWNED_NOT_SLAB :
-				MALLOC_SLAB_OWNED_UNKNOWN;
-	if (!malloc_slab_marked(eal_mcfg_at(mcfg, c->slab_map_off),
-			    malloc_slab_span(c->slab_msl_base, ptr)))
-		return MALLOC_SLAB_OWNED_NOT_SLAB;
-	s = malloc_slab_floor(ptr);
-	i = malloc_slab_live_idx(s, ptr);
 	if (unlikely(i == 0))
 		return MALLOC_SLAB_OWNED_UNKNOWN;
 	/* Another lcore's object: found already, not looked up again. */
@@ -206,6 +189,44 @@ malloc_slab_free_owned(struct rte_mem_config *mcfg, void *ptr)
 		__atomic_store_n(&c->slab_idle, 1, __ATOMIC_RELAXED);
 	malloc_cache_leave(c);
 	return MALLOC_SLAB_OWNED_FREED;
+}
+
+/*
+ * Free @p ptr if it is a live object of a slab of the calling lcore, on
+ * the memseg list of its newest slab, and the slab was not full and does
+ * not empty (or stays empty); or a live object of another lcore's slab
+ * there (malloc_slab_free_other()). A pointer on that list outside every
+ * slab needs no other look at the slabs: a live block of the heap lies
+ * where no slab can be.
+ */
+static inline enum malloc_slab_owned
+malloc_slab_free_owned(struct rte_mem_config *mcfg, void *ptr)
+{
+	struct malloc_state *st = malloc_state_of(mcfg);
+	unsigned int lcore = malloc_cache_lcore();
+	struct malloc_cache *c;
+	uint64_t span, marks;
+	uintptr_t off;
+
+	if (unlikely(lcore >= RTE_MAX_LCORE))
+		return MALLOC_SLAB_OWNED_UNKNOWN;
+	c = &st->caches[lcore];
+	off = (uintptr_t)ptr - c->slab_msl_base;
+	if (off >= c->slab_msl_len)
+		return malloc_slab_outside(mcfg, st, c, ptr) ?
+				MALLOC_SLAB_OWNED_NOT_SLAB :
+				MALLOC_SLAB_OWNED_UNKNOWN;
+	span = malloc_slab_span(c->slab_msl_base, ptr);
+	marks = malloc_slab_marks(eal_mcfg_at(mcfg, c->slab_map_off), span);
+	if (malloc_slab_marked(marks, span, MALLOC_SLAB_KIND_SMALL))
+		return malloc_slab_free_owned_in(mcfg, c, lcore,
+				malloc_slab_floor(ptr, MALLOC_SLAB_KIND_SMALL),
+				ptr);
+	if (malloc_slab_marked(marks, span, MALLOC_SLAB_KIND_LARGE))
+		return malloc_slab_free_owned_in(mcfg, c, lcore,
+				malloc_slab_floor(ptr, MALLOC_SLAB_KIND_LARGE),
+				ptr);
+	return MALLOC_SLAB_OWNED_NOT_SLAB;
 }
 
 #endif /* _MALLOC_SLAB_FAST_H_ */

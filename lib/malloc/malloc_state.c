@@ -128,11 +128,14 @@ malloc_state_init(struct rte_mem_config *mcfg, char *err, size_t err_len)
 
 	if (rte_eal_process_type() == RTE_PROC_SECONDARY)
 		return malloc_state_attach(mcfg, err, err_len);
-	if (eal_mcfg_area_alloc(mcfg, sizeof(*st), &off) < 0) {
+	/* The area aligns to a cache line; the caches ask for more. */
+	if (eal_mcfg_area_alloc(mcfg,
+			    sizeof(*st) + _Alignof(struct malloc_state),
+			    &off) < 0) {
 		snprintf(err, err_len, "memory config too small for the heaps");
 		return -ENOSPC;
 	}
-	mcfg->malloc_off = off;
+	mcfg->malloc_off = RTE_ALIGN_CEIL(off, _Alignof(struct malloc_state));
 	st = malloc_state_of(mcfg);
 	for (i = 0; i < RTE_DIM(st->node_heap); i++)
 		st->node_heap[i] = -1;

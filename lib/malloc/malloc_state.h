@@ -36,7 +36,10 @@ struct malloc_state {
 	 */
 	uint64_t run_end_off[RTE_MAX_MEMSEG_LISTS];
 	uint32_t run_end_len[RTE_MAX_MEMSEG_LISTS]; /* slots in the array */
-	/* Per memseg list: a bit per slab-sized span, set on slabs. */
+	/*
+	 * Per memseg list: two bits per MALLOC_SLAB_LEN span, what slab
+	 * covers it (enum malloc_slab_kind).
+	 */
 	uint64_t slab_map_off[RTE_MAX_MEMSEG_LISTS];
 	uint32_t slab_map_words[RTE_MAX_MEMSEG_LISTS]; /* words in it */
 	struct malloc_mz_table memzones;
@@ -44,7 +47,7 @@ struct malloc_state {
 			    * keeping pages, or a trim thread must stop */
 	uint8_t caches_on; /* 1: small frees may go to lcore caches */
 	uint8_t slabs_on; /* 1: small allocations may come from slabs */
-	uint32_t slab_keep; /* slabs a cache keeps, all classes (malloc_slab.h) */
+	uint32_t slab_keep; /* slab units a cache keeps (malloc_slab.h) */
 	struct malloc_cache caches[RTE_MAX_LCORE];
 };
 
