@@ -3969,6 +3969,88 @@ test_slab_span(void)
 }
 
 /*
+ * Child with -m: a slab emptied on pages that stay mapped waits on its
+ * cache's idle list, and an object of another class of its kind takes
+ * it, laid out anew: rte_zmalloc() clears what the last class wrote, and
+ * giving the slab back clears what either class wrote. Run with empty
+ * slabs kept (the default) and not (--malloc-retain=0): kept, the
+ * owner's inline free leaves the slab on its class's list, where the
+ * other class finds it all the same.
+ */
+static int
+slab_idle_child(void)
+{
+	enum {
+		N = 124 /* two large slabs of 16 KB objects */
+	};
+	static char *p[N];
+	const struct malloc_cache *c = &malloc_state_of(malloc_mcfg_get())
+							->caches[rte_lcore_id()];
+	const unsigned int large = MALLOC_SLAB_KIND_LARGE -
+			MALLOC_SLAB_KIND_SMALL;
+	const struct malloc_slab *idle, *second;
+	struct rte_malloc_socket_stats st;
+	unsigned int i;
+	char *z;
+
+	for (i = 0; i < N; i++) {
+		p[i] = rte_malloc(NULL, 16384, 0);
+		if (p[i] == NULL || slab_of(p[i]) == NULL)
+			return 1;
+		memset(p[i], 0xa5, 16384);
+	}
+	second = slab_of(p[N - 1]);
+	if (slab_of(p[0]) == second)
+		return 2;
+	for (i = 0; i < N; i++)
+		rte_free(p[i]);
+	/*
+	 * The first slab, full, became its class's current one again when
+	 * its first object was freed; the second then emptied behind it.
+	 */
+	idle = c->idle[large];
+	if ((idle != NULL && (idle != second || idle->next != NULL)) ||
+			c->slabs[second->cls] == second)
+		return 3;
+	z = rte_zmalloc(NULL, 65536, 0);
+	if (z == NULL || slab_of(z) != second || c->idle[large] != NULL)
+		return 4;
+	if (first_not(z, 65536, 0) != 65536)
+		return 5;
+	memset(z, 0x5a, 65536);
+	rte_free(z);
+	/* A drain gives both slabs back: the heap check finds zeros. */
+	if (rte_malloc_get_socket_stats(MAIN_SOCKET, &st) != 0 ||
+			st.alloc_count != 0 || c->slab_total != 0)
+		return 6;
+	return child_heap_ok(7);
+}
+
+static int
+malloc_child_slab_idle(int argc, char **argv)
+{
+	RTE_SET_USED(argc);
+	RTE_SET_USED(argv);
+	return slab_idle_child();
+}
+REGISTER_CHILD_ACTION(malloc_slab_idle, malloc_child_slab_idle)
+
+static int
+test_slab_idle(void)
+{
+	static const char *const pinned[] = { "-m", "64", NULL };
+	static const char *const kept[] = { "-m", "64", "--malloc-retain=64M",
+		NULL };
+
+	if (!slabs_on())
+		return TEST_SKIPPED;
+	CHECK(run_heap_child_with(
+			"malloc_slab_idle", "malloc_slab_idle", pinned));
+	return run_heap_child_with(
+			"malloc_slab_idle", "malloc_slab_idle_kept", kept);
+}
+
+/*
  * Child, fresh growing heap: slabs made one after the other tile the
  * memory. Their elements start at their aligned address, header
  * included; with the data aligned instead, the header took the end of
@@ -4088,6 +4170,7 @@ static struct unit_test_suite malloc_suite = {
 		TEST_CASE(test_slab_keep),
 		TEST_CASE(test_slab_span),
 		TEST_CASE(test_slab_tile),
+		TEST_CASE(test_slab_idle),
 		TEST_CASES_END(),
 	},
 };

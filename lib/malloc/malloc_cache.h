@@ -126,6 +126,12 @@ struct malloc_cache {
 	size_t slab_msl_len;
 	uint64_t slab_map_off;
 	struct malloc_slab *full[MALLOC_SLAB_CLASSES];
+	/*
+	 * Empty slabs kept, by kind: any class of the kind takes one before
+	 * it makes a slab (a thread that moves from one size to another
+	 * reuses the slabs the last one emptied).
+	 */
+	struct malloc_slab *idle[MALLOC_SLAB_KINDS];
 	uint32_t slab_n[MALLOC_SLAB_CLASSES]; /* slabs owned */
 	uint32_t slab_total; /* slab units owned, all classes */
 	/* Work for a drain (malloc_slab_sweep()), set without the claim: */

@@ -145,10 +145,19 @@ slab_unlink(struct malloc_slab **list, struct malloc_slab *s)
 	s->prev = s->next = NULL;
 }
 
+/* The idle list of cache @p c for slabs of kind @p kind. */
+static inline struct malloc_slab **
+slab_idle_list(struct malloc_cache *c, enum malloc_slab_kind kind)
+{
+	return &c->idle[kind - MALLOC_SLAB_KIND_SMALL];
+}
+
 /* The list of cache @p c that @p s is on. */
 static inline struct malloc_slab **
 slab_list(struct malloc_cache *c, const struct malloc_slab *s)
 {
+	if (s->idle)
+		return slab_idle_list(c, malloc_slab_kind_of(s->cls));
 	return s->full ? &c->full[s->cls] : &c->slabs[s->cls];
 }
 
@@ -191,10 +200,19 @@ slab_unfull(struct malloc_cache *c, struct malloc_slab *s)
 	slab_push(&c->slabs[s->cls], s);
 }
 
+/* Put empty slab @p s of cache @p c, off its list, on its kind's idle list. */
+static void
+slab_idle_push(struct malloc_cache *c, struct malloc_slab *s)
+{
+	s->idle = 1;
+	slab_push(slab_idle_list(c, malloc_slab_kind_of(s->cls)), s);
+}
+
 /*
  * Collect what other threads freed onto every slab of cache @p c. Empty
- * slabs stay listed: their heap's lock cannot be taken here, so they
- * wait for a drain.
+ * slabs, but for each class's current one, go idle, for any class of
+ * their kind; none goes back: their heap's lock cannot be taken here, so
+ * they wait for a drain.
  */
 static void
 slab_collect_all(struct malloc_cache *c)
@@ -204,15 +222,20 @@ slab_collect_all(struct malloc_cache *c)
 	int cls;
 
 	for (cls = 0; cls < MALLOC_SLAB_CLASSES; cls++) {
-		for (s = c->slabs[cls]; s != NULL; s = s->next) {
+		for (s = c->slabs[cls]; s != NULL; s = s->next)
 			slab_collect(s);
-			empty |= s->live == 0;
-		}
 		for (s = c->full[cls]; s != NULL; s = next) {
 			next = s->next;
 			if (slab_collect(s) != 0)
 				slab_unfull(c, s);
+		}
+		for (s = c->slabs[cls]; s != NULL; s = next) {
+			next = s->next;
 			empty |= s->live == 0;
+			if (s->live == 0 && s != c->slabs[cls]) {
+				slab_unlink(&c->slabs[cls], s);
+				slab_idle_push(c, s);
+			}
 		}
 	}
 	if (empty)
@@ -295,6 +318,10 @@ slab_init(void *data, int cls, unsigned int lcore, unsigned int heap_idx,
 	struct malloc_slab *s = data;
 	uint8_t shift = (uint8_t)(6 + cls);
 
+	/* An idle slab of another class may have had objects there. */
+	malloc_asan_unpoison(s,
+			((size_t)slab_first(cls) << shift) -
+					MALLOC_ELEM_HEADER_LEN);
 	/* Zero states say what is not an object, or never handed out. */
 	memset(s, 0, sizeof(*s) + slab_slots(cls));
 	s->magic = MALLOC_SLAB_MAGIC ^ (uintptr_t)s;
@@ -352,6 +379,76 @@ slab_note_list(const struct rte_mem_config *mcfg, struct malloc_cache *c,
 	c->slab_map_off = malloc_state_of(mcfg)->slab_map_off[l];
 }
 
+/* Slabs of a list slab_take_idle() looks through at most. */
+#define SLAB_IDLE_LOOK 8
+
+/*
+ * An empty slab on the list of another class @p other of cache @p c,
+ * not that class's current one, among the first few, taken off the
+ * list; or NULL. The owner's inline free leaves such slabs where they
+ * empty (malloc_slab_keeps_empty()).
+ */
+static struct malloc_slab *
+slab_take_emptied(struct malloc_cache *c, int other)
+{
+	struct malloc_slab *s = c->slabs[other];
+	unsigned int k;
+
+	for (k = 0; s != NULL && k < SLAB_IDLE_LOOK; k++) {
+		s = s->next;
+		if (s != NULL && s->live == 0) {
+			slab_unlink(&c->slabs[other], s);
+			return s;
+		}
+	}
+	return NULL;
+}
+
+/*
+ * An object of class @p cls from an idle slab of its kind in cache
+ * @p c, the caller's, which it has entered, or NULL: a slab of the class
+ * among the first few idle ones, else the newest, else an empty one on
+ * another class's list, laid out anew, its objects counted dirty.
+ */
+static void *
+slab_take_idle(const struct rte_mem_config *mcfg, struct malloc_cache *c,
+		int cls, bool *dirty)
+{
+	enum malloc_slab_kind kind = malloc_slab_kind_of(cls);
+	struct malloc_slab **idle = slab_idle_list(c, kind), *s = *idle;
+	int other;
+	unsigned int k;
+	uint32_t used;
+
+	/* What a layout wrote is counted in 32 bits. */
+	RTE_BUILD_BUG_ON(MALLOC_SLAB_LARGE_SHIFT >= 32);
+	for (k = 0; s != NULL && s->cls != cls && k < SLAB_IDLE_LOOK; k++)
+		s = s->next;
+	if (s == NULL || s->cls != cls)
+		s = *idle;
+	if (s != NULL)
+		slab_unlink(idle, s);
+	for (other = 0; s == NULL && other < MALLOC_SLAB_CLASSES; other++)
+		if (other != cls && malloc_slab_kind_of(other) == kind)
+			s = slab_take_emptied(c, other);
+	if (s == NULL)
+		return NULL;
+	if (s->cls != cls) {
+		used = RTE_MAX(s->used_before,
+				(uint32_t)RTE_PTR_DIFF(
+						malloc_slab_obj(s, s->bump),
+						s));
+		c->slab_n[s->cls]--;
+		c->slab_n[cls]++;
+		s = slab_init(s, cls, s->owner, s->heap_idx, true);
+		s->used_before = used;
+	}
+	s->idle = 0;
+	slab_push(&c->slabs[cls], s);
+	slab_note_list(mcfg, c, s);
+	return malloc_slab_obj(s, malloc_slab_take(s, dirty));
+}
+
 /* A new slab of class @p cls for cache @p c, not listed yet, or NULL. */
 static struct malloc_slab *
 slab_new(struct rte_mem_config *mcfg, struct malloc_cache *c,
@@ -392,7 +489,8 @@ static void
 slab_release_locked(struct rte_mem_config *mcfg, struct malloc_heap *heap,
 		struct malloc_slab *s)
 {
-	uintptr_t used = (uintptr_t)malloc_slab_obj(s, s->bump);
+	uintptr_t used = RTE_MAX((uintptr_t)malloc_slab_obj(s, s->bump),
+			(uintptr_t)s + s->used_before);
 
 	slab_set_mark(mcfg, s, false);
 	malloc_asan_unpoison(s, malloc_slab_len(s) - MALLOC_ELEM_HEADER_LEN);
@@ -425,6 +523,8 @@ malloc_slab_alloc(struct rte_mem_config *mcfg, size_t size, int cls, bool zero)
 	if (!malloc_cache_enter(c))
 		return NULL;
 	obj = slab_take_any(c, cls, &dirty);
+	if (obj == NULL)
+		obj = slab_take_idle(mcfg, c, cls, &dirty);
 	malloc_cache_leave(c);
 	if (obj == NULL) {
 		/* The heap's lock is taken out of the cache. */
@@ -500,25 +600,77 @@ slab_give_back(struct rte_mem_config *mcfg, const struct malloc_cache *c,
 	return c->slabs[s->cls] != s || slab_near_free(mcfg, e);
 }
 
-/* Free object @p i of @p s by its owner, inside cache @p c. */
-static bool
-slab_free_local(struct rte_mem_config *mcfg, struct malloc_cache *c,
-		struct malloc_slab *s, uint32_t i)
+/* Take empty slab @p s off cache @p c's lists onto chain *@p release. */
+static void
+slab_drop(struct malloc_cache *c, struct malloc_slab *s,
+		struct malloc_slab **release)
 {
-	malloc_slab_put(s, i);
-	if (s->full)
-		slab_unfull(c, s);
-	if (s->live != 0)
-		return false;
-	if (!slab_give_back(mcfg, c, s)) {
-		/* A drain gives it back (malloc_slab_sweep()). */
-		__atomic_store_n(&c->slab_idle, 1, __ATOMIC_RELAXED);
-		return false;
-	}
 	slab_unlink(slab_list(c, s), s);
 	c->slab_n[s->cls]--;
 	c->slab_total -= slab_units(s);
-	return true;
+	s->next = *release;
+	*release = s;
+}
+
+/*
+ * Empty slab @p s of cache @p c goes back to the heap (onto chain
+ * *@p release) or stays: its class's current slab where it is, another
+ * on the idle list of its kind, for any class of the kind.
+ */
+static void
+slab_emptied(struct rte_mem_config *mcfg, struct malloc_cache *c,
+		struct malloc_slab *s, struct malloc_slab **release)
+{
+	enum malloc_slab_kind kind = malloc_slab_kind_of(s->cls);
+	struct malloc_slab **other = slab_idle_list(c,
+			kind == MALLOC_SLAB_KIND_SMALL ?
+					MALLOC_SLAB_KIND_LARGE :
+					MALLOC_SLAB_KIND_SMALL);
+
+	/*
+	 * Idle slabs of the other kind are of no use to this one's classes:
+	 * over the budget, they go first (a table of 4 KB objects left 667
+	 * small ones, and tables of 16 and 64 KB objects after it cleared
+	 * and carved their large slabs again every round).
+	 */
+	while (*other != NULL &&
+			c->slab_total > malloc_state_of(mcfg)->slab_keep)
+		slab_drop(c, *other, release);
+	if (slab_give_back(mcfg, c, s)) {
+		slab_drop(c, s, release);
+		return;
+	}
+	if (c->slabs[s->cls] != s) {
+		slab_unlink(&c->slabs[s->cls], s);
+		slab_idle_push(c, s);
+	}
+	/* A drain gives it back (malloc_slab_sweep()). */
+	__atomic_store_n(&c->slab_idle, 1, __ATOMIC_RELAXED);
+}
+
+/*
+ * Free object @p i of @p s by its owner, inside cache @p c, putting the
+ * slabs that go back to the heap on chain *@p release (linked by next).
+ */
+static void
+slab_free_local(struct rte_mem_config *mcfg, struct malloc_cache *c,
+		struct malloc_slab *s, uint32_t i, struct malloc_slab **release)
+{
+	struct malloc_slab *head = c->slabs[s->cls];
+
+	malloc_slab_put(s, i);
+	if (s->full) {
+		/*
+		 * s becomes the class's current slab. The last one, emptied
+		 * as current, is only idle now: a table freed in order
+		 * leaves every slab but the last idle, for any class.
+		 */
+		slab_unfull(c, s);
+		if (head != NULL && head->live == 0)
+			slab_emptied(mcfg, c, head, release);
+	}
+	if (s->live == 0)
+		slab_emptied(mcfg, c, s, release);
 }
 
 /*
@@ -675,8 +827,9 @@ malloc_slab_free(struct rte_mem_config *mcfg, void *ptr)
 	struct malloc_state *st = malloc_state_of(mcfg);
 	struct malloc_slab *s = slab_at(mcfg, ptr);
 	unsigned int lcore;
+	struct malloc_slab *release = NULL;
 	struct malloc_cache *c;
-	bool drop;
+	struct malloc_heap *heap;
 	uint32_t i;
 
 	if (s == NULL)
@@ -689,10 +842,14 @@ malloc_slab_free(struct rte_mem_config *mcfg, void *ptr)
 	if (lcore != s->owner || !malloc_cache_enter(c))
 		return malloc_slab_free_other(mcfg, s, i) ? MALLOC_SLAB_FREED :
 							    MALLOC_SLAB_INVALID;
-	drop = slab_free_local(mcfg, c, s, i);
+	slab_free_local(mcfg, c, s, i, &release);
 	malloc_cache_leave(c);
-	if (drop)
-		slab_release(mcfg, s);
+	if (release != NULL) {
+		heap = &st->heaps[s->heap_idx];
+		malloc_heap_lock(heap);
+		malloc_slab_release(mcfg, heap, release);
+		malloc_heap_unlock(heap);
+	}
 	return MALLOC_SLAB_FREED;
 }
 
@@ -731,7 +888,7 @@ void
 malloc_slab_sweep(struct rte_mem_config *mcfg, struct malloc_heap *heap,
 		struct malloc_cache *c, struct malloc_slab **empty)
 {
-	int cls;
+	int cls, k;
 
 	if (c->heap_idx !=
 			(int32_t)malloc_heap_idx(malloc_state_of(mcfg), heap))
@@ -746,6 +903,8 @@ malloc_slab_sweep(struct rte_mem_config *mcfg, struct malloc_heap *heap,
 		slab_sweep_list(c, &c->full[cls], empty);
 		slab_sweep_list(c, &c->slabs[cls], empty);
 	}
+	for (k = 0; k < MALLOC_SLAB_KINDS; k++)
+		slab_sweep_list(c, &c->idle[k], empty);
 }
 
 void

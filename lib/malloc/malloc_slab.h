@@ -96,12 +96,18 @@ struct malloc_slab {
 	uint32_t first; /* index of the first object */
 	uint32_t live; /* objects handed out, not back with the owner */
 	uint32_t n_objs; /* index past the last object */
+	/*
+	 * Bytes from the slab's start that a layout for another class may
+	 * have left written, past what bump says: a release clears them.
+	 */
+	uint32_t used_before;
 	uint8_t shift; /* log2 of the object size */
 	uint8_t cls; /* size class */
 	uint8_t heap_idx; /* heap it came from */
 	uint8_t clean; /* 1: objects from bump on are zero */
 	uint8_t full; /* 1: off its owner's list, nothing free */
 	uint8_t len_shift; /* log2 of its length */
+	uint8_t idle; /* 1: empty, on its owner's idle list of its kind */
 	struct eal_mplock lock; /* guards remote and remote_n */
 	uint32_t remote; /* chain of objects freed by other threads */
 	uint32_t remote_n; /* objects on it */
@@ -132,6 +138,9 @@ enum malloc_slab_kind {
 	MALLOC_SLAB_KIND_SMALL = 1, /* a slab of MALLOC_SLAB_LEN */
 	MALLOC_SLAB_KIND_LARGE = 2, /* a slab of MALLOC_SLAB_LARGE_LEN */
 };
+
+/* Kinds of slab, by length: a cache keeps its idle slabs by kind. */
+#define MALLOC_SLAB_KINDS 2
 
 /* Spans of MALLOC_SLAB_LEN whose marks one map word holds. */
 #define MALLOC_SLAB_SPANS_PER_WORD 32

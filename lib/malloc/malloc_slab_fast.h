@@ -111,12 +111,14 @@ malloc_slab_alloc_owned(
 }
 
 /*
- * Whether a slab of cache @p c stays where it is once empty, as
- * slab_free_local() decides, in the common case it can tell at once:
- * while heaps keep free pages (malloc_trim.h) no page goes back with a
- * slab, and a cache keeps slabs while it owns up to slab_keep units. A
- * thread allocating and freeing one object in turn empties its slab
- * every time.
+ * Whether a slab of cache @p c stays where it is once empty, in the
+ * common case slab_free_local() would decide so: while heaps keep free
+ * pages (malloc_trim.h) no page goes back with a slab, and a cache keeps
+ * slabs while it owns up to slab_keep units. A thread allocating and
+ * freeing one object in turn empties its slab every time. Whether the
+ * slab is its class's current one is not asked here (it cost 64 byte
+ * pairs 0.3 to 1.5 ns): another one that empties on this path stays on
+ * its class's list, where slab_take_idle() finds it for other classes.
  */
 static inline bool
 malloc_slab_keeps_empty(
