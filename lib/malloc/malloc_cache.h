@@ -134,9 +134,17 @@ struct malloc_cache {
 	struct malloc_slab *idle[MALLOC_SLAB_KINDS];
 	uint32_t slab_n[MALLOC_SLAB_CLASSES]; /* slabs owned */
 	uint32_t slab_total; /* slab units owned, all classes */
-	/* Work for a drain (malloc_slab_sweep()), set without the claim: */
-	uint32_t slab_remote; /* 1: another thread freed onto a slab */
-	uint32_t slab_idle; /* 1: an empty slab was kept */
+	/*
+	 * Work for a drain (malloc_slab_sweep()), set without the claim:
+	 * slab_remote, 1 when another thread freed onto a slab, and
+	 * slab_idle, 1 when an empty slab was kept. Other lcores set the
+	 * first, on a line of its own: next to what the owner writes as it
+	 * frees, it moved between the CPUs at every hand-over of remote
+	 * frees (64 byte objects freed by another lcore took 9.7-16.3 ns,
+	 * 9.2-9.9 since).
+	 */
+	uint32_t slab_remote __rte_cache_aligned;
+	uint32_t slab_idle __rte_cache_aligned;
 	/*
 	 * Objects of another lcore's slab that this lcore freed and holds
 	 * back, to hand them over in one go (malloc_slab_free_other()): a
