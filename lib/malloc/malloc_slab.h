@@ -78,7 +78,8 @@ struct rte_mem_config;
 enum malloc_slab_obj_state {
 	MALLOC_SLAB_OBJ_BUSY = 0xb5,
 	MALLOC_SLAB_OBJ_FREE = 0x5f,
-	MALLOC_SLAB_OBJ_REMOTE = 0xc3, /* on the remote chain */
+	/* On the remote chain, then the owner's: as free to a take. */
+	MALLOC_SLAB_OBJ_REMOTE = 0xc3,
 };
 
 /* A slab's metadata, at the start of its memory. */
@@ -108,8 +109,9 @@ struct malloc_slab {
 	uint8_t full; /* 1: off its owner's list, nothing free */
 	uint8_t len_shift; /* log2 of its length */
 	uint8_t idle; /* 1: empty, on its owner's idle list of its kind */
-	struct eal_mplock lock; /* guards remote and remote_n */
+	struct eal_mplock lock; /* guards remote, remote_tail and remote_n */
 	uint32_t remote; /* chain of objects freed by other threads */
+	uint32_t remote_tail; /* its last object, if remote is not 0 */
 	uint32_t remote_n; /* objects on it */
 	struct malloc_slab *prev, *next; /* in its owner's list of the class */
 	uint8_t state[]; /* per object: MALLOC_SLAB_OBJ_*, or 0 */
