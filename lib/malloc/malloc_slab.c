@@ -714,7 +714,7 @@ static void
 slab_left_empty(struct rte_mem_config *mcfg, struct malloc_heap *heap)
 {
 	if (malloc_page_return(mcfg)->hold_remote_frees) {
-		malloc_trim_touch(mcfg, heap);
+		malloc_trim_arm(mcfg, heap);
 		return;
 	}
 	malloc_heap_lock(heap);
@@ -820,7 +820,7 @@ malloc_slab_free_other(
 	if (last)
 		slab_left_empty(mcfg, &st->heaps[heap_idx]);
 	else if (started)
-		malloc_trim_touch(mcfg, &st->heaps[heap_idx]);
+		malloc_trim_arm(mcfg, &st->heaps[heap_idx]);
 	return true;
 }
 

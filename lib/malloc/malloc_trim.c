@@ -126,6 +126,14 @@ malloc_trim_touch(struct rte_mem_config *mcfg, struct malloc_heap *heap)
 						__ATOMIC_ACQUIRE) != 0);
 }
 
+void
+malloc_trim_arm(struct rte_mem_config *mcfg, struct malloc_heap *heap)
+{
+	if (malloc_page_return(mcfg)->keeps_pages &&
+			__atomic_load_n(&heap->keeping, __ATOMIC_ACQUIRE) == 0)
+		trim_mark(mcfg, heap, false);
+}
+
 /*
  * Trim the heaps whose kept pages are due.
  *
