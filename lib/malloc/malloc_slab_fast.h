@@ -95,7 +95,8 @@ malloc_slab_alloc_owned(
 	bool dirty = false;
 	uint32_t i = 0;
 
-	if (unlikely(lcore >= RTE_MAX_LCORE || !st->slabs_on))
+	/* With slabs off, no cache ever has a slab: no need to ask. */
+	if (unlikely(lcore >= RTE_MAX_LCORE))
 		return NULL;
 	c = &st->caches[lcore];
 	if (unlikely(!malloc_cache_enter(c)))
