@@ -806,6 +806,37 @@ hole_checks(void *base, uint64_t pg, int fd)
 }
 
 /*
+ * A new hugetlbfs file "page" of @p len bytes in scratch directory @p dir,
+ * its path in @p path: @return its descriptor, or -1 after saying why.
+ */
+static int
+page_file_open(const char *dir, char *path, size_t path_len, uint64_t len)
+{
+	int fd;
+
+	snprintf(path, path_len, "%s/page", dir);
+	fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	if (fd >= 0 && ftruncate(fd, (off_t)len) == 0)
+		return fd;
+	printf("%s: %s\n", path, strerror(errno));
+	if (fd >= 0)
+		close(fd);
+	return -1;
+}
+
+/* Remove page_file_open()'s file and its directory: @return @p ret. */
+static int
+page_file_close(const char *dir, const char *path, int fd, int ret)
+{
+	if (fd >= 0)
+		close(fd);
+	unlink(path);
+	if (test_scratch_dir_remove(dir) < 0)
+		ret = TEST_FAILED;
+	return ret;
+}
+
+/*
  * Pages are mapped into a hole only where nothing else can be: the
  * thread count is right (a second thread says "not alone"), a mapping
  * into a slot that holds one fails with EEXIST and leaves it alone, and
@@ -821,22 +852,14 @@ test_mem_va_hole(void)
 
 	if (pg == 0 || test_scratch_dir("va_hole", dir, sizeof(dir)) < 0)
 		return test_skip_hugepages("no hugetlbfs scratch directory");
-	snprintf(path, sizeof(path), "%s/page", dir);
-	fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-	if (fd < 0 || ftruncate(fd, (off_t)pg) != 0)
-		printf("%s: %s\n", path, strerror(errno));
-	else if (eal_os_va_reserve(NULL, 4 * pg, pg, false, &base) < 0)
-		printf("cannot reserve 4 pages\n");
-	else
+	fd = page_file_open(dir, path, sizeof(path), pg);
+	if (fd >= 0 && eal_os_va_reserve(NULL, 4 * pg, pg, false, &base) == 0)
 		ret = hole_checks(base, pg, fd);
+	else if (fd >= 0)
+		printf("cannot reserve 4 pages\n");
 	if (base != NULL)
 		eal_os_va_release(base, 4 * pg);
-	if (fd >= 0)
-		close(fd);
-	unlink(path);
-	if (test_scratch_dir_remove(dir) < 0)
-		ret = TEST_FAILED;
-	return ret;
+	return page_file_close(dir, path, fd, ret);
 }
 
 /* The hugepages file @p fd holds. */
@@ -977,9 +1000,8 @@ test_mem_scratch(void)
 
 	if (pg == 0 || test_scratch_dir("scratch", dir, sizeof(dir)) < 0)
 		return test_skip_hugepages("no hugetlbfs scratch directory");
-	snprintf(path, sizeof(path), "%s/page", dir);
-	fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-	if (fd >= 0 && ftruncate(fd, (off_t)(5 * pg)) == 0)
+	fd = page_file_open(dir, path, sizeof(path), 5 * pg);
+	if (fd >= 0)
 		res = mmap(NULL, 5 * pg, PROT_NONE,
 				MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1,
 				0);
@@ -1000,12 +1022,7 @@ test_mem_scratch(void)
 		}
 		munmap(res, 5 * pg);
 	}
-	if (fd >= 0)
-		close(fd);
-	unlink(path);
-	if (test_scratch_dir_remove(dir) < 0)
-		ret = TEST_FAILED;
-	return ret;
+	return page_file_close(dir, path, fd, ret);
 }
 
 static struct unit_test_suite memory_suite = {
