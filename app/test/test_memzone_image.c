@@ -1709,6 +1709,38 @@ mi_files_counts(const char *out, int *before, int *after, int *all)
 }
 
 /*
+ * Run mi_files on a lazy restore of @p img with @p strategy, on touch
+ * only, mremap(MREMAP_FIXED) refused in the child if @p no_move: its
+ * output in @p res, its page file counts in @p n (after init, after one
+ * page read, after everything).
+ */
+static int
+mi_files_run(const struct mi_case *c, const char *img, const char *strategy,
+		bool no_move, struct test_child_result *res, int n[3])
+{
+	const char *const lazy[] = { strategy, "--iova-mode=va",
+		"--memzone-image-prefetch=off", NULL };
+	char img_arg[PATH_MAX + 32];
+	const char *args[16];
+	int ret;
+
+	TEST_ASSERT_EQUAL(mi_forget(c), TEST_SUCCESS, "forget");
+	mi_restore_args(c, img, lazy, c->dir, img_arg, args);
+	if (no_move)
+		TEST_ASSERT_SUCCESS(setenv("RTEMEM_TEST_CHILD_NO_MREMAP_FIXED",
+						    "1", 1),
+				"setenv");
+	ret = test_child_run("mi_files", args, res);
+	if (no_move)
+		unsetenv("RTEMEM_TEST_CHILD_NO_MREMAP_FIXED");
+	TEST_ASSERT_SUCCESS(ret, "run");
+	TEST_ASSERT_EQUAL(res->exit_code, 0, "%s: %s", strategy, res->output);
+	TEST_ASSERT(mi_files_counts(res->output, &n[0], &n[1], &n[2]), "%s: %s",
+			strategy, res->output);
+	return TEST_SUCCESS;
+}
+
+/*
  * With a file per page, a lazy restore makes each page's file as it fills
  * the page, so that init costs the same whatever the image's size; and
  * init's own writes around the memzones wait in scratch memory, so init
@@ -1719,31 +1751,24 @@ static int
 mi_lazy_files(const struct mi_case *c, const char *img, const char *made,
 		const char *strategy)
 {
-	const char *const lazy[] = { strategy, "--iova-mode=va",
-		"--memzone-image-prefetch=off", NULL };
-	char img_arg[PATH_MAX + 32];
 	struct test_child_result res;
-	int before, after, all, pages;
-	const char *args[16], *n;
+	int n[3], pages;
+	const char *at;
 
-	TEST_ASSERT_EQUAL(mi_forget(c), TEST_SUCCESS, "forget");
-	mi_restore_args(c, img, lazy, c->dir, img_arg, args);
-	TEST_ASSERT_SUCCESS(test_child_run("mi_files", args, &res), "run");
-	TEST_ASSERT_EQUAL(res.exit_code, 0, "%s: %s", strategy, res.output);
-	TEST_ASSERT(mi_files_counts(res.output, &before, &after, &all),
-			"%s: %s", strategy, res.output);
+	TEST_ASSERT_EQUAL(mi_files_run(c, img, strategy, false, &res, n),
+			TEST_SUCCESS, "%s: the child", strategy);
 	printf("%s: %d page files after init, %d after one page read, %d "
 	       "after all\n",
-			strategy, before, after, all);
-	TEST_ASSERT_EQUAL(before, 0, "%s: init filled a page", strategy);
-	TEST_ASSERT_EQUAL(after, 1, "%s: one page read", strategy);
+			strategy, n[0], n[1], n[2]);
+	TEST_ASSERT_EQUAL(n[0], 0, "%s: init filled a page", strategy);
+	TEST_ASSERT_EQUAL(n[1], 1, "%s: one page read", strategy);
 	TEST_ASSERT_STR_CONTAINS(res.output, "D eagain fd\n",
 			"%s: rte_memseg_get_fd() before and after the fill",
 			strategy);
 	/* Debug builds' heap may add a page of its own. */
-	n = strstr(res.output, ": all ");
-	TEST_ASSERT(n != NULL && sscanf(n, ": all %d pages", &pages) == 1 &&
-					before < pages && all >= pages,
+	at = strstr(res.output, ": all ");
+	TEST_ASSERT(at != NULL && sscanf(at, ": all %d pages", &pages) == 1 &&
+					n[0] < pages && n[2] >= pages,
 			"%s: %s", strategy, res.output);
 	TEST_ASSERT_EQUAL(mi_expect_made(res.output, made, strategy),
 			TEST_SUCCESS, "%s: not the memzones saved", strategy);
@@ -1760,29 +1785,17 @@ static int
 mi_lazy_no_move(const struct mi_case *c, const char *img, const char *made,
 		const char *strategy)
 {
-	const char *const lazy[] = { strategy, "--iova-mode=va",
-		"--memzone-image-prefetch=off", NULL };
-	char img_arg[PATH_MAX + 32];
 	struct test_child_result res;
-	int before, after, all, ret;
-	const char *args[16];
+	int n[3];
 
-	TEST_ASSERT_EQUAL(mi_forget(c), TEST_SUCCESS, "forget");
-	mi_restore_args(c, img, lazy, c->dir, img_arg, args);
-	TEST_ASSERT_SUCCESS(setenv("RTEMEM_TEST_CHILD_NO_MREMAP_FIXED", "1", 1),
-			"setenv");
-	ret = test_child_run("mi_files", args, &res);
-	unsetenv("RTEMEM_TEST_CHILD_NO_MREMAP_FIXED");
-	TEST_ASSERT_SUCCESS(ret, "run");
-	TEST_ASSERT_EQUAL(res.exit_code, 0, "%s: %s", strategy, res.output);
+	TEST_ASSERT_EQUAL(mi_files_run(c, img, strategy, true, &res, n),
+			TEST_SUCCESS, "%s: the child", strategy);
 	TEST_ASSERT_STR_CONTAINS(res.output,
 			"no scratch memory over the pages (Invalid argument): "
 			"init fills those it writes into",
 			"%s: the reason", strategy);
-	TEST_ASSERT(mi_files_counts(res.output, &before, &after, &all),
-			"%s: %s", strategy, res.output);
-	printf("%s, no mremap: %d page files after init\n", strategy, before);
-	TEST_ASSERT(before >= 1 && after <= before + 1,
+	printf("%s, no mremap: %d page files after init\n", strategy, n[0]);
+	TEST_ASSERT(n[0] >= 1 && n[1] <= n[0] + 1,
 			"%s: init filled no page: %s", strategy, res.output);
 	TEST_ASSERT_EQUAL(mi_expect_made(res.output, made, strategy),
 			TEST_SUCCESS, "%s: not the memzones saved", strategy);
