@@ -66,6 +66,11 @@ malloc_cache_init(struct rte_mem_config *mcfg)
 	 */
 	st->slab_keep = (uint32_t)RTE_MAX((size_t)MALLOC_SLAB_KEEP_MIN,
 			malloc_cache_max_bytes(mcfg) / MALLOC_SLAB_LEN * 9 / 8);
+	for (i = 0; i < RTE_MAX_LCORE; i++)
+		st->caches[i].slab_keep_empty =
+				malloc_page_return(mcfg)->keep_empty_slabs ?
+				st->slab_keep :
+				0;
 }
 
 int

@@ -122,11 +122,9 @@ malloc_slab_alloc_owned(
  * its class's list, where slab_take_idle() finds it for other classes.
  */
 static inline bool
-malloc_slab_keeps_empty(
-		const struct rte_mem_config *mcfg, const struct malloc_cache *c)
+malloc_slab_keeps_empty(const struct malloc_cache *c)
 {
-	return malloc_page_return(mcfg)->keep_empty_slabs &&
-			c->slab_total <= malloc_state_of(mcfg)->slab_keep;
+	return c->slab_total <= c->slab_keep_empty;
 }
 
 /*
@@ -180,9 +178,7 @@ malloc_slab_free_owned_in(struct rte_mem_config *mcfg, struct malloc_cache *c,
 	if (unlikely(!malloc_cache_enter(c)))
 		return MALLOC_SLAB_OWNED_UNKNOWN;
 	if (unlikely(s->full ||
-			    (s->live == 1 &&
-					    !malloc_slab_keeps_empty(
-							    mcfg, c)))) {
+			    (s->live == 1 && !malloc_slab_keeps_empty(c)))) {
 		malloc_cache_leave(c);
 		return MALLOC_SLAB_OWNED_UNKNOWN;
 	}
