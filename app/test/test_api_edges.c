@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <stdint.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include <rte_eal.h>
 #include <rte_errno.h>
@@ -21,6 +22,7 @@
 #include <rte_memory.h>
 #include <rte_memzone.h>
 
+#include "eal_memcfg.h"
 #include "test.h"
 
 /* Call @p expr with rte_errno set to a marker; check result and errno. */
@@ -171,17 +173,36 @@ test_edges_memory_heaps(void)
 /*
  * Child: after rte_eal_cleanup() (as before rte_eal_init()) the API fails
  * cleanly with E_RTE_NO_CONFIG; then the EAL starts again for the
- * child's own cleanup.
+ * child's own cleanup, with its config elsewhere: a thread keeps its
+ * lcore cache keyed on the config's address (eal_lcore_memo), which must
+ * not name another config, and the heap serves it again.
  */
 static int
 edges_child_after_cleanup(int argc, char **argv)
 {
 	const char *const args[] = { "edges", "--no-huge", "-m", "8", NULL };
+	const struct rte_mem_config *old = eal_mcfg_get();
+	unsigned int i;
+	void *p, *taken;
 
 	RTE_SET_USED(argc);
 	RTE_SET_USED(argv);
+	/* The calling thread keeps its cache in the first config. */
+	rte_free(rte_malloc(NULL, 64, 0));
 	if (rte_eal_cleanup() != 0)
 		return 10;
+	/*
+	 * Its addresses stay taken, for no other mapping. A kernel before
+	 * 4.17 takes the flag for a hint, and maps elsewhere if taken.
+	 */
+	taken = mmap((void *)(uintptr_t)old, 4096, PROT_NONE,
+			MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1,
+			0);
+	if (taken != MAP_FAILED)
+		munmap(taken, 4096);
+	TEST_ASSERT((taken == MAP_FAILED && errno == EEXIST) ||
+					(taken != MAP_FAILED && taken != old),
+			"the old config's addresses are free after cleanup");
 	EDGE(rte_malloc(NULL, 64, 0), true, E_RTE_NO_CONFIG, "rte_malloc");
 	EDGE(rte_zmalloc(NULL, 64, 0), true, E_RTE_NO_CONFIG, "rte_zmalloc");
 	EDGE(rte_memzone_reserve("x", 64, SOCKET_ID_ANY, 0), true,
@@ -193,6 +214,17 @@ edges_child_after_cleanup(int argc, char **argv)
 	TEST_ASSERT_EQUAL(rte_errno, EALREADY, "second cleanup: %d", rte_errno);
 	TEST_ASSERT(rte_eal_init(4, (char **)(uintptr_t)args) >= 0,
 			"init again after cleanup");
+	TEST_ASSERT(eal_mcfg_get() != old,
+			"the new config took the old one's address %p", old);
+	/* Slab objects, then cached blocks, each freed and taken again. */
+	for (i = 0; i < 2 * 12; i++) {
+		size_t size = (size_t)64 << (i % 12);
+
+		p = rte_malloc(NULL, size, 0);
+		TEST_ASSERT(p != NULL && rte_malloc_validate(p, NULL) == 0,
+				"%zu bytes after init again", size);
+		rte_free(p);
+	}
 	TEST_ASSERT_EQUAL(rte_eal_init(4, (char **)(uintptr_t)args), -1,
 			"a second init");
 	TEST_ASSERT_EQUAL(rte_errno, EALREADY, "second init: %d", rte_errno);

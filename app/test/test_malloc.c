@@ -2765,45 +2765,57 @@ test_cache_drained_by_other(void)
 struct reg_cache {
 	unsigned int id; /* its lcore id once registered */
 	uint8_t state; /* state of the middle block once freed */
+	uint8_t state_after; /* the same, after rte_thread_unregister() */
 	char *p[3]; /* the blocks, by address; p[1] freed */
 };
+
+/*
+ * Three blocks of QUEUED_SIZE in @p p, by address, and the middle one
+ * freed: @return its state then, or 0 if an allocation failed.
+ */
+static uint8_t
+reg_cache_free_middle(char *p[3])
+{
+	unsigned int i, j;
+
+	for (i = 0; i < 3; i++)
+		p[i] = rte_malloc(NULL, QUEUED_SIZE, 0);
+	for (i = 0; i < 3; i++)
+		for (j = i + 1; j < 3; j++)
+			if (p[j] < p[i]) {
+				char *t = p[i];
+
+				p[i] = p[j];
+				p[j] = t;
+			}
+	if (p[0] == NULL || p[1] == NULL || p[2] == NULL)
+		return 0;
+	rte_free(p[1]);
+	return malloc_elem_from_data(p[1])->t.state;
+}
 
 static void *
 reg_cache_main(void *arg)
 {
 	struct reg_cache *r = arg;
-	unsigned int i;
+	char *q[3];
 
 	r->id = rte_thread_register() == 0 ? rte_lcore_id() : LCORE_ID_ANY;
-	for (i = 0; i < RTE_DIM(r->p); i++)
-		r->p[i] = rte_malloc(NULL, QUEUED_SIZE, 0);
-	/* The block in the middle, by address, has busy neighbours. */
-	for (i = 0; i < 2; i++)
-		if (r->p[i] > r->p[i + 1]) {
-			char *t = r->p[i];
-
-			r->p[i] = r->p[i + 1];
-			r->p[i + 1] = t;
-		}
-	if (r->p[0] > r->p[1]) {
-		char *t = r->p[0];
-
-		r->p[0] = r->p[1];
-		r->p[1] = t;
-	}
-	if (r->p[0] != NULL && r->p[1] != NULL && r->p[2] != NULL) {
-		rte_free(r->p[1]);
-		r->state = malloc_elem_from_data(r->p[1])->t.state;
-	}
+	r->state = reg_cache_free_middle(r->p);
 	rte_thread_unregister();
+	/* The lcore's cache, which it kept, is no longer its own. */
+	r->state_after = reg_cache_free_middle(q);
+	rte_free(q[0]);
+	rte_free(q[2]);
 	return NULL;
 }
 
 /*
  * A thread that is no lcore gets a cache once it registers an lcore id:
  * a block above slab sizes it frees between two busy ones waits there,
- * where an unregistered thread's would go to the heap's queue. Its cached block
- * stays for the id's next thread; a drain (the statistics) frees it.
+ * where an unregistered thread's would go to the heap's queue, as it
+ * does again once the thread unregisters. Its cached block stays for the
+ * id's next thread; a drain (the statistics) frees it.
  */
 static int
 test_cache_registered_thread(void)
@@ -2823,6 +2835,9 @@ test_cache_registered_thread(void)
 	TEST_ASSERT_EQUAL(r.state, ELEM_CACHED,
 			"a registered thread's free was not cached (state %u)",
 			r.state);
+	TEST_ASSERT_EQUAL(r.state_after, ELEM_QUEUED,
+			"an unregistered thread's free was not queued (state %u)",
+			r.state_after);
 	rte_free(r.p[0]);
 	rte_free(r.p[2]);
 	CHECK(stats_get(MAIN_SOCKET, &s1));

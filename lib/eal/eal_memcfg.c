@@ -133,8 +133,19 @@ eal_mcfg_attach(int fd, struct rte_mem_config **out)
 void
 eal_mcfg_destroy(struct rte_mem_config *mcfg)
 {
-	if (mcfg != NULL)
-		munmap(mcfg, mcfg->size);
+	uint64_t size;
+
+	if (mcfg == NULL)
+		return;
+	size = mcfg->size;
+	/*
+	 * Left mapped if the reservation cannot replace it (the count of
+	 * mappings at its limit): memory lost is better than the address
+	 * reused.
+	 */
+	(void)mmap(mcfg, size, PROT_NONE,
+			MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED | MAP_NORESERVE,
+			-1, 0);
 }
 
 int

@@ -159,7 +159,12 @@ int eal_mcfg_create(uint64_t lists_bytes, int fd, struct rte_mem_config **mcfg);
  */
 int eal_mcfg_attach(int fd, struct rte_mem_config **mcfg);
 
-/* Unmap the region. */
+/*
+ * Unmap the region, leaving its addresses reserved without memory: no
+ * config this process maps later lands where it was, so a thread may
+ * key what it found through a config on the config's address
+ * (eal_lcore_memo) without a count of configs to compare on every call.
+ */
 void eal_mcfg_destroy(struct rte_mem_config *mcfg);
 
 /*

@@ -270,15 +270,12 @@ static inline enum malloc_cache_verdict
 malloc_cache_free(struct rte_mem_config *mcfg, void *data,
 		struct malloc_heap **heap)
 {
-	struct malloc_state *st = malloc_state_of(mcfg);
-	unsigned int lcore = malloc_cache_lcore();
-	struct malloc_cache *c;
+	struct malloc_cache *c = malloc_cache_mine(mcfg);
 	struct malloc_elem *e;
 	int k;
 
-	if (lcore >= RTE_MAX_LCORE)
+	if (c == NULL)
 		return MALLOC_CACHE_UNCHECKED;
-	c = &st->caches[lcore];
 	e = malloc_cache_elem_head(mcfg, c, data);
 	if (e == NULL)
 		return MALLOC_CACHE_UNCHECKED;
@@ -291,7 +288,7 @@ malloc_cache_free(struct rte_mem_config *mcfg, void *data,
 	/* The rest of malloc_heap_elem_of()'s checks, so it need not run. */
 	if (!malloc_elem_whole(e, c->msl_base, c->msl_len))
 		return MALLOC_CACHE_UNCHECKED;
-	*heap = &st->heaps[c->heap_idx];
+	*heap = &malloc_state_of(mcfg)->heaps[c->heap_idx];
 	return MALLOC_CACHE_CHECKED;
 }
 

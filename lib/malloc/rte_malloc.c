@@ -31,6 +31,13 @@
  * size arithmetic below from overflowing. */
 #define MALLOC_MAX_SIZE ((size_t)1 << 52)
 
+/*
+ * The entry points every allocation and free goes through start on a
+ * cache line: the same code 16 bytes further took 64 byte pairs 9.2 ns
+ * against 8.1, and where each started followed unrelated changes.
+ */
+#define MALLOC_ENTRY __rte_aligned(RTE_CACHE_LINE_SIZE)
+
 /* Why malloc_req_make() refused: a bad argument, or more than memory. */
 static int
 malloc_req_errno(size_t size, unsigned int align)
@@ -171,14 +178,13 @@ malloc_socket_any(struct rte_mem_config *mcfg, size_t size, unsigned int align,
 static inline void *
 malloc_cache_alloc_inline(struct rte_mem_config *mcfg, size_t size, bool zero)
 {
-	unsigned int lcore = malloc_cache_lcore();
+	struct malloc_cache *c = malloc_cache_mine(mcfg);
 	int k = malloc_queue_class_for(RTE_CACHE_LINE_ROUNDUP(size));
 	bool claimed;
 
-	if (unlikely(lcore >= RTE_MAX_LCORE || k < 0))
+	if (unlikely(c == NULL || k < 0))
 		return NULL;
-	return malloc_cache_alloc_hit(&malloc_state_of(mcfg)->caches[lcore], k,
-			size, zero, &claimed);
+	return malloc_cache_alloc_hit(c, k, size, zero, &claimed);
 }
 
 static inline void *
@@ -212,21 +218,21 @@ malloc_socket(size_t size, unsigned int align, int socket, bool zero)
 	return malloc_socket_any(mcfg, size, align, socket, zero, cls);
 }
 
-void *
+MALLOC_ENTRY void *
 rte_malloc_socket(const char *type, size_t size, unsigned int align, int socket)
 {
 	RTE_SET_USED(type);
 	return malloc_socket(size, align, socket, false);
 }
 
-void *
+MALLOC_ENTRY void *
 rte_malloc(const char *type, size_t size, unsigned int align)
 {
 	RTE_SET_USED(type);
 	return malloc_socket(size, align, SOCKET_ID_ANY, false);
 }
 
-void *
+MALLOC_ENTRY void *
 rte_zmalloc_socket(
 		const char *type, size_t size, unsigned int align, int socket)
 {
@@ -234,7 +240,7 @@ rte_zmalloc_socket(
 	return malloc_socket(size, align, socket, true);
 }
 
-void *
+MALLOC_ENTRY void *
 rte_zmalloc(const char *type, size_t size, unsigned int align)
 {
 	RTE_SET_USED(type);
@@ -332,7 +338,7 @@ free_any(struct rte_mem_config *mcfg, void *ptr)
 	free_element(mcfg, ptr);
 }
 
-void
+MALLOC_ENTRY void
 rte_free(void *ptr)
 {
 	struct rte_mem_config *mcfg;
