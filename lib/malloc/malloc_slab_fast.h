@@ -174,8 +174,13 @@ malloc_slab_free_owned_in(struct rte_mem_config *mcfg, struct malloc_cache *c,
 				MALLOC_SLAB_OWNED_UNKNOWN;
 	if (unlikely(!malloc_cache_enter(c)))
 		return MALLOC_SLAB_OWNED_UNKNOWN;
-	if (unlikely(s->full ||
-			    (s->live == 1 && !malloc_slab_keeps_empty(c)))) {
+	/*
+	 * Full, or emptied where it may not stay: one branch. A thread that
+	 * frees each object it took empties its slab every time, and a
+	 * branch apart for that sent each such free out of line and back.
+	 */
+	if (unlikely(s->full |
+			    ((s->live == 1) & !malloc_slab_keeps_empty(c)))) {
 		malloc_cache_leave(c);
 		return MALLOC_SLAB_OWNED_UNKNOWN;
 	}
@@ -214,7 +219,8 @@ malloc_slab_free_owned(struct rte_mem_config *mcfg, void *ptr)
 				MALLOC_SLAB_OWNED_UNKNOWN;
 	span = malloc_slab_span(c->slab_msl_base, ptr);
 	marks = malloc_slab_marks(eal_mcfg_at(mcfg, c->slab_map_off), span);
-	if (malloc_slab_marked(marks, span, MALLOC_SLAB_KIND_SMALL))
+	/* Laid out for the small slabs, then the large ones, then none. */
+	if (likely(malloc_slab_marked(marks, span, MALLOC_SLAB_KIND_SMALL)))
 		return malloc_slab_free_owned_in(mcfg, c, lcore,
 				malloc_slab_floor(ptr, MALLOC_SLAB_KIND_SMALL),
 				ptr);

@@ -350,9 +350,12 @@ rte_free(void *ptr)
 	if (mcfg == NULL)
 		return;
 	owned = malloc_slab_free_owned(mcfg, ptr);
-	if (likely(owned == MALLOC_SLAB_OWNED_NOT_SLAB))
+	/* Blocks up to 64 KB, most of those freed, are slab objects. */
+	if (likely(owned == MALLOC_SLAB_OWNED_FREED))
+		return;
+	if (owned == MALLOC_SLAB_OWNED_NOT_SLAB)
 		free_element(mcfg, ptr);
-	else if (owned != MALLOC_SLAB_OWNED_FREED)
+	else
 		free_any(mcfg, ptr);
 }
 
