@@ -89,6 +89,9 @@ static const unsigned int default_sizes_mb[] = { 1024, 2048, 4096, 8192 };
 			"(default glibc,jemalloc,tcmalloc,mimalloc; none: rtemem only)") \
 	X(ZERO, "zero", no_argument, NULL, \
 			"--threads: allocate zeroed memory (rte_zmalloc, calloc) instead") \
+	X(TURNS, "turns", required_argument, "N", \
+			"--threads: run rtemem and each peer N times in turns and keep\n" \
+			"each case's best run (default 1)") \
 	X(PROJECT, "project", no_argument, NULL, \
 			"fit fixed + per-GiB cost to each mode's start-up times (and\n" \
 			"dpdk-test's, and the floor of warm modes) and print them at\n" \
@@ -323,6 +326,8 @@ opt_set(struct mperf_opts *o, int opt, const char *arg)
 	case OPT_ZERO:
 		o->zero = true;
 		return 0;
+	case OPT_TURNS:
+		return parse_uint("turns", arg, 1, MPERF_MAX_TURNS, &o->turns);
 	case OPT_POPULATE_THREADS: {
 		char *end;
 		unsigned long n = strtoul(arg, &end, 10);
@@ -368,9 +373,12 @@ opts_check(const struct mperf_opts *o)
 				MPERF_PROG);
 		return -1;
 	}
-	if ((o->peers_set || o->zero) && o->n_threads == 0) {
+	if ((o->peers_set || o->zero || o->turns != 1) && o->n_threads == 0) {
 		fprintf(stderr, "%s: --%s applies to --threads only\n",
-				MPERF_PROG, o->zero ? "zero" : "peers");
+				MPERF_PROG,
+				o->zero			     ? "zero" :
+						o->peers_set ? "peers" :
+							       "turns");
 		return -1;
 	}
 	if (o->n_threads > 0 &&
@@ -410,6 +418,7 @@ opts_parse(int argc, char **argv, struct mperf_opts *o)
 	memset(o, 0, sizeof(*o));
 	mperf_peers_parse("all", o->peers);
 	o->reps = DEFAULT_REPS;
+	o->turns = 1;
 	o->max_runs = 10000;
 	for (i = 0; i < RTE_DIM(default_sizes_mb); i++)
 		o->sizes_mb[i] = default_sizes_mb[i];

@@ -40,6 +40,7 @@
 #define MPERF_PLOT_SCRIPT "rtemem-malloc-perf-plot.py"
 
 #define MPERF_MAX_REPS 100 /* repetitions of a start-up case */
+#define MPERF_MAX_TURNS 20 /* runs of every allocator with --threads */
 #define MPERF_MAX_SIZES 16 /* entries of --sizes */
 #define MPERF_MAX_MODES 16 /* entries of --modes */
 #define MPERF_MAX_EAL_ARGS 32 /* EAL arguments after "--" */
@@ -204,6 +205,7 @@ struct mperf_opts {
 	bool peers[MPERF_N_PEERS]; /* --peers: which general-purpose peers */
 	bool peers_set; /* --peers was given */
 	bool zero; /* --zero: zeroed allocations in --threads */
+	unsigned int turns; /* --turns: runs of every allocator, in turns */
 	char *const *eal_args; /* after "--": for the allocator table */
 	unsigned int n_eal_args;
 };

@@ -287,10 +287,10 @@ json_config(const struct mperf_ctx *ctx, FILE *f)
 		fputs(i ? ", " : "", f);
 		json_str(f, o->eal_args[i]);
 	}
-	fprintf(f, "], \"compare_dpdk\": %s, \"dpdk_legacy\": %s, \"zero\": %s, \"populate_threads\": ",
+	fprintf(f, "], \"compare_dpdk\": %s, \"dpdk_legacy\": %s, \"zero\": %s, \"turns\": %u, \"populate_threads\": ",
 			o->compare_dpdk ? "true" : "false",
 			o->dpdk_legacy ? "true" : "false",
-			o->zero ? "true" : "false");
+			o->zero ? "true" : "false", o->turns);
 	if (o->populate_arg[0] != '\0')
 		json_str(f, strchr(o->populate_arg, '=') + 1);
 	else

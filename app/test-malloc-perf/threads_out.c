@@ -212,8 +212,12 @@ mperf_print_threads(const struct mperf_ctx *ctx, FILE *f)
 	n = allocs_list(&ctx->mt, allocs, RTE_DIM(allocs));
 	if (n == 0)
 		return;
-	fprintf(f, "\nmulti-thread allocator: %u..%u blocks per thread and round, rounds of %u blocks, median of %u rounds%s\n",
-			1u, MT_BLOCKS, MT_BLOCKS, MT_ROUNDS,
+	fprintf(f, "\nmulti-thread allocator: %u..%u blocks per thread and round, rounds of %u blocks, median of %u rounds",
+			1u, MT_BLOCKS, MT_BLOCKS, MT_ROUNDS);
+	if (ctx->opts.turns > 1)
+		fprintf(f, ", best of %u turns of every allocator",
+				ctx->opts.turns);
+	fprintf(f, "%s\n",
 			ctx->opts.zero ? "; zeroed: rte_zmalloc(), calloc()" :
 					 "");
 	for (sh = 0; sh < MT_N_SHAPES; sh++)
