@@ -338,6 +338,19 @@ free_any(struct rte_mem_config *mcfg, void *ptr)
 	free_element(mcfg, ptr);
 }
 
+/*
+ * rte_free() of @p ptr, a live object of another lcore's slab of @p kind
+ * (malloc_slab_free_owned()).
+ */
+static __rte_noinline void
+free_other(struct rte_mem_config *mcfg, void *ptr, enum malloc_slab_kind kind)
+{
+	struct malloc_slab *s = malloc_slab_floor(ptr, kind);
+
+	if (!malloc_slab_free_other(mcfg, s, malloc_slab_live_idx(s, ptr)))
+		free_any(mcfg, ptr);
+}
+
 MALLOC_ENTRY void
 rte_free(void *ptr)
 {
@@ -355,6 +368,10 @@ rte_free(void *ptr)
 		return;
 	if (owned == MALLOC_SLAB_OWNED_NOT_SLAB)
 		free_element(mcfg, ptr);
+	else if (owned == MALLOC_SLAB_OWNED_OTHER_SMALL)
+		free_other(mcfg, ptr, MALLOC_SLAB_KIND_SMALL);
+	else if (owned == MALLOC_SLAB_OWNED_OTHER_LARGE)
+		free_other(mcfg, ptr, MALLOC_SLAB_KIND_LARGE);
 	else
 		free_any(mcfg, ptr);
 }
