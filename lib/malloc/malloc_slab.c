@@ -254,13 +254,13 @@ slab_take_any(struct malloc_cache *c, int cls, bool *dirty)
 {
 	struct malloc_slab *s;
 	bool collected = false;
-	uint32_t i;
+	void *obj;
 
 	for (;;) {
 		while ((s = c->slabs[cls]) != NULL) {
-			i = malloc_slab_take(s, dirty);
-			if (i != 0)
-				return malloc_slab_obj(s, i);
+			obj = malloc_slab_take(s, dirty);
+			if (obj != NULL)
+				return obj;
 			slab_unlink(&c->slabs[cls], s);
 			s->full = 1;
 			slab_push(&c->full[cls], s);
@@ -447,7 +447,7 @@ slab_take_idle(const struct rte_mem_config *mcfg, struct malloc_cache *c,
 	s->idle = 0;
 	slab_push(&c->slabs[cls], s);
 	slab_note_list(mcfg, c, s);
-	return malloc_slab_obj(s, malloc_slab_take(s, dirty));
+	return malloc_slab_take(s, dirty);
 }
 
 /* A new slab of class @p cls for cache @p c, not listed yet, or NULL. */
@@ -541,7 +541,7 @@ malloc_slab_alloc(struct rte_mem_config *mcfg, size_t size, int cls, bool zero)
 		c->slab_total += slab_units(s);
 		slab_set_mark(mcfg, s, true);
 		slab_note_list(mcfg, c, s);
-		obj = malloc_slab_obj(s, malloc_slab_take(s, &dirty));
+		obj = malloc_slab_take(s, &dirty);
 		malloc_cache_leave(c);
 	}
 	return malloc_slab_hand_out(c, obj, size, zero, dirty);

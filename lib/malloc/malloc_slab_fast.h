@@ -32,25 +32,30 @@
 
 /*
  * Take an object of slab @p s, the calling lcore's, setting *@p dirty.
- * @return its index, or 0 if @p s is full.
+ * @return it, or NULL if @p s is full. The object, not its index: the
+ * address was made once for the link and again for the caller, and the
+ * registers it took made rte_malloc() save one on entry.
  */
-static inline uint32_t
+static inline void *
 malloc_slab_take(struct malloc_slab *s, bool *dirty)
 {
 	uint32_t i = s->local;
+	void *obj;
 
 	if (i != 0) {
-		s->local = malloc_slab_link(malloc_slab_obj(s, i));
+		obj = malloc_slab_obj(s, i);
+		s->local = malloc_slab_link(obj);
 		*dirty = true;
 	} else if (s->bump < s->n_objs) {
 		i = s->bump++;
+		obj = malloc_slab_obj(s, i);
 		*dirty = !s->clean;
 	} else {
-		return 0;
+		return NULL;
 	}
 	s->state[i] = MALLOC_SLAB_OBJ_BUSY;
 	s->live++;
-	return i;
+	return obj;
 }
 
 /* Give object @p i of slab @p s back, by its owner. */
@@ -92,7 +97,7 @@ malloc_slab_alloc_owned(
 	struct malloc_cache *c = malloc_cache_mine(mcfg);
 	struct malloc_slab *s;
 	bool dirty = false;
-	uint32_t i = 0;
+	void *obj = NULL;
 
 	/* With slabs off, no cache ever has a slab: no need to ask. */
 	if (unlikely(c == NULL))
@@ -101,12 +106,11 @@ malloc_slab_alloc_owned(
 		return NULL;
 	s = c->slabs[cls];
 	if (likely(s != NULL))
-		i = malloc_slab_take(s, &dirty);
+		obj = malloc_slab_take(s, &dirty);
 	malloc_cache_leave(c);
-	if (unlikely(i == 0))
+	if (unlikely(obj == NULL))
 		return NULL;
-	return malloc_slab_hand_out(
-			c, malloc_slab_obj(s, i), size, zero, dirty);
+	return malloc_slab_hand_out(c, obj, size, zero, dirty);
 }
 
 /*
