@@ -15,6 +15,7 @@
 #include <stdio.h>
 
 #define IPERF_MAX_ROWS 64
+#define IPERF_MAX_STARTS 21 /* --starts */
 
 /* One measured way of bringing an image back. */
 struct iperf_row {
@@ -31,6 +32,7 @@ struct iperf_row {
 struct iperf_ctx {
 	uint64_t bytes; /* of the image */
 	unsigned int threads; /* for the N-thread cases */
+	unsigned int starts; /* of each strategy row: its median is shown */
 	bool cold; /* also measure with the page cache dropped */
 	char image_dir[512]; /* where the images go */
 	char huge_dir[512]; /* hugetlbfs for rtemem's restores */

@@ -163,8 +163,10 @@ write_json(const struct iperf_ctx *c, const char *path)
 
 	if (f == NULL)
 		return -1;
-	fprintf(f, "{\"bytes\": %" PRIu64 ", \"threads\": %u, \"rows\": [",
-			c->bytes, c->threads);
+	fprintf(f,
+			"{\"bytes\": %" PRIu64
+			", \"threads\": %u, \"starts\": %u, \"rows\": [",
+			c->bytes, c->threads, c->starts);
 	for (i = 0; i < c->n_rows; i++) {
 		const struct iperf_row *r = &c->rows[i];
 
@@ -216,7 +218,8 @@ usage(FILE *f)
 {
 	fprintf(f,
 			"usage: rtemem-image-perf --huge-dir DIR [--image-dir DIR] [--size MB]\n"
-			"                         [--threads N] [--cold] [--json FILE] [--csv FILE]\n"
+			"                         [--threads N] [--starts N] [--cold]\n"
+			"                         [--json FILE] [--csv FILE]\n"
 			"\n"
 			"--huge-dir DIR   an empty directory on hugetlbfs (2 MB pages) for\n"
 			"                 rtemem's restores; emptied at the end\n"
@@ -224,6 +227,8 @@ usage(FILE *f)
 			"                 a disk, for the cold cases); removed at the end\n"
 			"--size MB        of the image (default 512)\n"
 			"--threads N      of the N-thread cases (default: the CPUs)\n"
+			"--starts N       start each of rtemem's strategies N times and\n"
+			"                 show the medians (default 1)\n"
 			"--cold           also measure with the page cache dropped (root)\n");
 }
 
@@ -232,6 +237,7 @@ enum {
 	OPT_IMAGES,
 	OPT_SIZE,
 	OPT_THREADS,
+	OPT_STARTS,
 	OPT_COLD,
 	OPT_JSON,
 	OPT_CSV
@@ -242,6 +248,7 @@ static const struct option options[] = {
 	{ "image-dir", required_argument, NULL, OPT_IMAGES },
 	{ "size", required_argument, NULL, OPT_SIZE },
 	{ "threads", required_argument, NULL, OPT_THREADS },
+	{ "starts", required_argument, NULL, OPT_STARTS },
 	{ "cold", no_argument, NULL, OPT_COLD },
 	{ "json", required_argument, NULL, OPT_JSON },
 	{ "csv", required_argument, NULL, OPT_CSV },
@@ -266,15 +273,20 @@ parse(int argc, char **argv, struct iperf_ctx *c, const char **json,
 			break;
 		case OPT_SIZE:
 		case OPT_THREADS:
+		case OPT_STARTS:
 			v = strtoul(optarg, &end, 10);
 			if (*end != '\0' || v == 0 ||
 					v > (opt == OPT_SIZE ? 1UL << 20 :
+									    opt == OPT_STARTS ?
+							       IPERF_MAX_STARTS :
 							       64)) {
 				fprintf(stderr, "bad value '%s'\n", optarg);
 				return -1;
 			}
 			if (opt == OPT_SIZE)
 				c->bytes = (uint64_t)v << 20;
+			else if (opt == OPT_STARTS)
+				c->starts = (unsigned int)v;
 			else
 				c->threads = (unsigned int)v;
 			break;
@@ -331,6 +343,7 @@ main(int argc, char **argv)
 		return iperf_child(argc - 2, argv + 2);
 	c.self = "/proc/self/exe";
 	c.threads = cpus > 0 ? (unsigned int)(cpus < 64 ? cpus : 64) : 1;
+	c.starts = 1;
 	snprintf(c.image_dir, sizeof(c.image_dir), "/var/tmp");
 	if (parse(argc, argv, &c, &json, &csv) < 0)
 		return EXIT_USAGE;
@@ -343,8 +356,11 @@ main(int argc, char **argv)
 		ret = 1;
 		goto out;
 	}
-	printf("image: %" PRIu64 " MB of random bytes in %s; %u threads\n",
+	printf("image: %" PRIu64 " MB of random bytes in %s; %u threads",
 			c.bytes >> 20, c.image_dir, c.threads);
+	if (c.starts > 1)
+		printf("; rtemem's strategies: median of %u starts", c.starts);
+	printf("\n");
 	iperf_limits(&c);
 	iperf_seed(&c, false);
 	iperf_strategies(&c, false);

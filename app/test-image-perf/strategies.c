@@ -169,6 +169,63 @@ strategy_row(struct iperf_row *r, const struct strategy_run *s, double base_ms,
 			lazy ? "; all = every page read after init" : "");
 }
 
+static int
+cmp_ms(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The median of @p n values in @p v, which it sorts. */
+static double
+median_ms(double *v, unsigned int n)
+{
+	qsort(v, n, sizeof(*v), cmp_ms);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/*
+ * Row @p r from c->starts starts like @p proto (the page cache dropped
+ * before each if @p cold): each column the median of its values, the
+ * note from the last start. One start can take twice another's time on
+ * this kind of machine; a median over several says what a start costs.
+ */
+static void
+strategy_rows_median(const struct iperf_ctx *c, struct iperf_row *r,
+		const struct strategy_run *proto, double base_ms, bool lazy,
+		bool cold)
+{
+	double first[IPERF_MAX_STARTS], all[IPERF_MAX_STARTS];
+	struct iperf_row one;
+	struct strategy_run s;
+	unsigned int i;
+	bool ok = true;
+
+	for (i = 0; i < c->starts; i++) {
+		if (cold)
+			iperf_drop_caches();
+		s = *proto;
+		if (strategy_start(c, &s) < 0) {
+			snprintf(r->note, sizeof(r->note), "the start failed");
+			return;
+		}
+		one = *r;
+		strategy_row(&one, &s, base_ms, c->raw_sum, lazy);
+		first[i] = one.first_ms;
+		all[i] = one.all_ms;
+		ok &= one.ok;
+	}
+	*r = one;
+	r->ok = ok;
+	if (c->starts == 1)
+		return;
+	r->first_ms = median_ms(first, c->starts);
+	r->all_ms = median_ms(all, c->starts);
+	snprintf(r->note + strlen(r->note), sizeof(r->note) - strlen(r->note),
+			"; median of %u starts (last start noted)", c->starts);
+}
+
 /*
  * The image already in hugetlbfs files: a restart that finds the
  * memzone in the files an earlier run kept (--keep-memzones), which
@@ -224,21 +281,29 @@ iperf_strategies(struct iperf_ctx *c, bool cold)
 		{ "uffd-minor", "default", "on", "single" },
 	};
 	struct strategy_run base = { 0 }, s;
+	double base_ms[IPERF_MAX_STARTS];
 	char threads[16], name[64];
+	unsigned int i, n_base;
 	struct iperf_row *r;
-	unsigned int i;
 
 	snprintf(threads, sizeof(threads), "%u", c->threads);
-	/* The quickest of a few starts: one start can take 1 or 5 ms here. */
-	for (i = 0; i < BASE_STARTS; i++) {
+	/*
+	 * The quickest of a few starts: one start can take 1 or 5 ms here.
+	 * With --starts, the median of as many, as the rows are.
+	 */
+	n_base = c->starts > 1 ? c->starts : BASE_STARTS;
+	for (i = 0; i < n_base; i++) {
 		s = (struct strategy_run){ .threads = threads };
 		if (strategy_start(c, &s) < 0) {
 			fprintf(stderr, "a start without the image failed\n");
 			return;
 		}
+		base_ms[i] = s.init_ms;
 		if (i == 0 || s.init_ms < base.init_ms)
 			base = s;
 	}
+	if (c->starts > 1)
+		base.init_ms = median_ms(base_ms, n_base);
 	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
 		const char *t = names[i][1] != NULL ? names[i][1] : threads;
 		bool off = names[i][2] != NULL &&
@@ -259,18 +324,12 @@ iperf_strategies(struct iperf_ctx *c, bool cold)
 		r = iperf_row_add(c, "rtemem", name, cold);
 		if (r == NULL)
 			return;
-		if (cold)
-			iperf_drop_caches();
 		s = (struct strategy_run){ .strategy = names[i][0],
 			.threads = t,
 			.prefetch = names[i][2],
 			.layout = names[i][3] };
-		if (strategy_start(c, &s) < 0) {
-			snprintf(r->note, sizeof(r->note), "the start failed");
-			continue;
-		}
-		strategy_row(r, &s, base.init_ms, c->raw_sum,
-				names[i][2] != NULL);
+		strategy_rows_median(c, r, &s, base.init_ms,
+				names[i][2] != NULL, cold);
 	}
 	if (!cold)
 		strategy_kept(c, &base, "kept");
