@@ -159,8 +159,8 @@ struct malloc_cache {
 	 * chain through the objects, as the slab's own remote chain.
 	 */
 	struct malloc_slab *held_slab; /* their slab, or NULL */
-	uint32_t held_head; /* the last one freed: the chain's start */
-	uint32_t held_tail; /* the first one freed: the chain's end */
+	void *held_head; /* the last one freed: the chain's start */
+	void *held_tail; /* the first one freed: the chain's end */
 	uint32_t held_n; /* how many: drainers read it */
 	/*
 	 * Bytes rte_zmalloc() cleared in blocks of this cache's heap that

@@ -168,15 +168,16 @@ slab_list(struct malloc_cache *c, const struct malloc_slab *s)
 static uint32_t
 slab_collect(struct malloc_slab *s)
 {
-	uint32_t i, tail, n;
+	void *head, *tail;
+	uint32_t n;
 
 	if (__atomic_load_n(&s->remote_n, __ATOMIC_RELAXED) == 0)
 		return 0;
 	malloc_slab_lock(s);
-	i = s->remote;
+	head = s->remote;
 	tail = s->remote_tail;
 	n = s->remote_n;
-	s->remote = 0;
+	s->remote = NULL;
 	s->remote_n = 0;
 	malloc_slab_unlock(s);
 	/*
@@ -184,9 +185,9 @@ slab_collect(struct malloc_slab *s)
 	 * object free read every object another CPU had just written, and
 	 * made a remote free of a 64 KB object cost twice a local one.
 	 */
-	if (i != 0) {
-		malloc_slab_set_link(malloc_slab_obj(s, tail), s->local);
-		s->local = i;
+	if (head != NULL) {
+		malloc_slab_set_link(tail, s->local);
+		s->local = head;
 	}
 	s->live -= n;
 	return n;
@@ -683,15 +684,15 @@ slab_free_local(struct rte_mem_config *mcfg, struct malloc_cache *c,
  *   gone.
  */
 static bool
-slab_hand_over(struct malloc_state *st, struct malloc_slab *s, uint32_t head,
-		uint32_t tail, uint32_t n)
+slab_hand_over(struct malloc_state *st, struct malloc_slab *s, void *head,
+		void *tail, uint32_t n)
 {
 	unsigned int owner = s->owner;
 	bool last;
 
 	malloc_slab_lock(s);
-	malloc_slab_set_link(malloc_slab_obj(s, tail), s->remote);
-	if (s->remote == 0)
+	malloc_slab_set_link(tail, s->remote);
+	if (s->remote == NULL)
 		s->remote_tail = tail;
 	s->remote = head;
 	__atomic_store_n(&s->remote_n, s->remote_n + n, __ATOMIC_RELAXED);
@@ -769,16 +770,17 @@ static bool
 slab_hold(struct malloc_state *st, struct malloc_cache *c,
 		struct malloc_slab *s, uint32_t i, bool *started)
 {
+	void *obj = malloc_slab_obj(s, i);
 	bool last = false;
 
 	*started = c->held_slab == NULL;
 	if (c->held_slab != s) {
 		last = slab_held_flush(st, c);
 		c->held_slab = s;
-		c->held_tail = i;
+		c->held_tail = obj;
 	}
-	malloc_slab_set_link(malloc_slab_obj(s, i), c->held_head);
-	c->held_head = i;
+	malloc_slab_set_link(obj, c->held_head);
+	c->held_head = obj;
 	__atomic_store_n(&c->held_n, c->held_n + 1, __ATOMIC_RELEASE);
 	if (c->held_n >= slab_held_max(s))
 		last |= slab_held_flush(st, c);
@@ -792,6 +794,7 @@ malloc_slab_free_other(
 	struct malloc_state *st = malloc_state_of(mcfg);
 	unsigned int lcore = malloc_cache_lcore(), heap_idx = s->heap_idx;
 	uint8_t busy = MALLOC_SLAB_OBJ_BUSY;
+	void *obj = malloc_slab_obj(s, i);
 	struct malloc_cache *c = NULL;
 	bool last, started = false;
 
@@ -801,7 +804,7 @@ malloc_slab_free_other(
 			    __ATOMIC_RELAXED, __ATOMIC_RELAXED))
 		return false;
 	/* Before the owner may see it: then it may hand it out again. */
-	malloc_asan_poison(malloc_slab_obj(s, i), malloc_slab_obj_size(s));
+	malloc_asan_poison(obj, malloc_slab_obj_size(s));
 	if (lcore < RTE_MAX_LCORE &&
 			malloc_page_return(mcfg)->hold_remote_frees &&
 			st->caches[lcore].heap_idx == (int32_t)heap_idx)
@@ -810,7 +813,7 @@ malloc_slab_free_other(
 		last = slab_hold(st, c, s, i, &started);
 		malloc_cache_leave(c);
 	} else {
-		last = slab_hand_over(st, s, i, i, 1);
+		last = slab_hand_over(st, s, obj, obj, 1);
 	}
 	/*
 	 * If this lcore goes idle, the trim thread hands its chain over:
@@ -875,7 +878,7 @@ slab_sweep_list(struct malloc_cache *c, struct malloc_slab **list,
 			c->slab_total -= slab_units(s);
 			s->next = *empty;
 			*empty = s;
-		} else if (s->full && s->local != 0) {
+		} else if (s->full && s->local != NULL) {
 			slab_unfull(c, s);
 		}
 	}

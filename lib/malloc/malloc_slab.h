@@ -86,12 +86,18 @@ enum malloc_slab_obj_state {
 struct malloc_slab {
 	uint64_t magic; /* MALLOC_SLAB_MAGIC ^ its address */
 	/*
+	 * The owner's free chain: its first object, NULL = none. Chains
+	 * link objects by address: by index, each allocation made the
+	 * object's address from the head and again to read the next link,
+	 * and 256 byte to 64 KB pairs took 7.8-7.9 ns, 7.3-7.6 since.
+	 */
+	void *local;
+	/*
 	 * The owner's counters are written on every allocation or free, and
 	 * read back by the next one: none is next to another written with
 	 * it, or the compiler stores them as one vector, which the next read
 	 * of a single one waits for.
 	 */
-	uint32_t local; /* owner's free chain: object index, 0 = none */
 	uint32_t owner; /* lcore of the cache owning it */
 	uint32_t bump; /* objects from here on were never handed out */
 	uint32_t first; /* index of the first object */
@@ -110,8 +116,8 @@ struct malloc_slab {
 	uint8_t len_shift; /* log2 of its length */
 	uint8_t idle; /* 1: empty, on its owner's idle list of its kind */
 	struct eal_mplock lock; /* guards remote, remote_tail and remote_n */
-	uint32_t remote; /* chain of objects freed by other threads */
-	uint32_t remote_tail; /* its last object, if remote is not 0 */
+	void *remote; /* chain of objects freed by other threads */
+	void *remote_tail; /* its last object, if remote is not NULL */
 	uint32_t remote_n; /* objects on it */
 	struct malloc_slab *prev, *next; /* in its owner's list of the class */
 	uint8_t state[]; /* per object: MALLOC_SLAB_OBJ_*, or 0 */
@@ -226,6 +232,14 @@ malloc_slab_kind(const uint64_t *map, uint64_t span)
 			3;
 }
 
+/* The index of object @p obj of slab @p s. */
+static inline uint32_t
+malloc_slab_slot(const struct malloc_slab *s, const void *obj)
+{
+	return (uint32_t)((RTE_PTR_DIFF(obj, s) + MALLOC_ELEM_HEADER_LEN) >>
+			s->shift);
+}
+
 /*
  * The index of the object at @p ptr in slab @p s, whose marks cover
  * @p ptr (the slab exists), or 0 if @p ptr is not the start of an object
@@ -258,16 +272,16 @@ malloc_slab_obj_idx(const struct malloc_slab *s, const void *ptr)
 }
 
 /* The link a free object holds: poisoned memory in ASan builds. */
-static inline uint32_t __rte_no_asan
+static inline void *__rte_no_asan
 malloc_slab_link(const void *obj)
 {
-	return *(const uint32_t *)obj;
+	return *(void *const *)obj;
 }
 
 static inline void __rte_no_asan
-malloc_slab_set_link(void *obj, uint32_t next)
+malloc_slab_set_link(void *obj, void *next)
 {
-	*(uint32_t *)obj = next;
+	*(void **)obj = next;
 }
 
 /*

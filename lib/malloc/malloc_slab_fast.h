@@ -33,18 +33,18 @@
 /*
  * Take an object of slab @p s, the calling lcore's, setting *@p dirty.
  * @return it, or NULL if @p s is full. The object, not its index: the
- * address was made once for the link and again for the caller, and the
- * registers it took made rte_malloc() save one on entry.
+ * caller made the address again from the index, and the registers that
+ * took made rte_malloc() save one on entry.
  */
 static inline void *
 malloc_slab_take(struct malloc_slab *s, bool *dirty)
 {
-	uint32_t i = s->local;
-	void *obj;
+	void *obj = s->local;
+	uint32_t i;
 
-	if (i != 0) {
-		obj = malloc_slab_obj(s, i);
+	if (obj != NULL) {
 		s->local = malloc_slab_link(obj);
+		i = malloc_slab_slot(s, obj);
 		*dirty = true;
 	} else if (s->bump < s->n_objs) {
 		i = s->bump++;
@@ -66,7 +66,7 @@ malloc_slab_put(struct malloc_slab *s, uint32_t i)
 
 	s->state[i] = MALLOC_SLAB_OBJ_FREE;
 	malloc_slab_set_link(obj, s->local);
-	s->local = i;
+	s->local = obj;
 	s->live--;
 	malloc_asan_poison(obj, malloc_slab_obj_size(s));
 }
