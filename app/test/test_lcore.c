@@ -17,9 +17,11 @@
 #include <string.h>
 
 #include <rte_common.h>
+#include <rte_eal.h>
 #include <rte_errno.h>
 #include <rte_launch.h>
 #include <rte_lcore.h>
+#include <rte_malloc.h>
 #include <rte_pause.h>
 
 #include "test.h"
@@ -417,6 +419,97 @@ test_thread_register(void)
 	return TEST_SUCCESS;
 }
 
+/* A thread registered across rte_eal_cleanup() and a new rte_eal_init(). */
+struct stale_thread {
+	pthread_t tid;
+	unsigned int id; /* its id, registered in the first EAL */
+	unsigned int after_malloc; /* rte_lcore_id() after the heap, then */
+	unsigned int again; /* after registering again */
+	volatile int step; /* 1: registered; 2: go on; 3: done */
+};
+
+static void *
+stale_thread_main(void *arg)
+{
+	struct stale_thread *t = arg;
+
+	t->id = rte_thread_register() == 0 ? rte_lcore_id() : LCORE_ID_ANY;
+	rte_free(rte_malloc(NULL, 64, 0));
+	__atomic_store_n(&t->step, 1, __ATOMIC_RELEASE);
+	while (__atomic_load_n(&t->step, __ATOMIC_ACQUIRE) != 2)
+		sched_yield();
+	/* In the new EAL, whose lcore cache of that id is another's. */
+	rte_free(rte_malloc(NULL, 64, 0));
+	t->after_malloc = rte_lcore_id();
+	t->again = rte_thread_register() == 0 ? rte_lcore_id() : LCORE_ID_ANY;
+	rte_thread_unregister();
+	__atomic_store_n(&t->step, 3, __ATOMIC_RELEASE);
+	return NULL;
+}
+
+/*
+ * Child: a thread registers, the EAL stops and starts again, and another
+ * thread registers and takes the lowest free id, the first one's. The
+ * first thread's id belonged to the EAL that stopped: its next heap call
+ * drops it (else both threads would use one lcore cache), registering
+ * gives it another id, and unregistering that leaves the other thread's
+ * registration alone.
+ */
+static int
+lcore_child_stale(int argc, char **argv)
+{
+	const char *const args[] = { "lcore", "--no-huge", "-m", "64",
+		"--file-prefix=lcore_stale", NULL };
+	struct stale_thread a = { 0 };
+	struct reg_thread b, c;
+	int ret;
+
+	RTE_SET_USED(argc);
+	RTE_SET_USED(argv);
+	TEST_ASSERT_SUCCESS(pthread_create(&a.tid, NULL, stale_thread_main, &a),
+			"pthread_create");
+	while (__atomic_load_n(&a.step, __ATOMIC_ACQUIRE) != 1)
+		sched_yield();
+	TEST_ASSERT(a.id < RTE_MAX_LCORE, "the thread got no id");
+	TEST_ASSERT_SUCCESS(rte_eal_cleanup(), "cleanup");
+	TEST_ASSERT(rte_eal_init(5, (char **)(uintptr_t)args) >= 0,
+			"init again: %s", rte_strerror(rte_errno));
+	ret = reg_start(&b);
+	if (ret != TEST_SUCCESS)
+		return ret;
+	TEST_ASSERT_EQUAL(b.id, a.id, "the new thread took id %u, not %u", b.id,
+			a.id);
+	__atomic_store_n(&a.step, 2, __ATOMIC_RELEASE);
+	pthread_join(a.tid, NULL);
+	TEST_ASSERT_EQUAL(a.after_malloc, LCORE_ID_ANY,
+			"the old thread kept id %u after the heap",
+			a.after_malloc);
+	TEST_ASSERT(a.again < RTE_MAX_LCORE && a.again != b.id,
+			"registering again gave the old thread id %u", a.again);
+	/* b's id is still b's: a third thread does not get it. */
+	ret = reg_start(&c);
+	if (ret != TEST_SUCCESS)
+		return ret;
+	TEST_ASSERT(c.id != b.id, "id %u was given twice", b.id);
+	reg_finish(&c);
+	reg_finish(&b);
+	return 0;
+}
+
+REGISTER_CHILD_ACTION(lcore_stale, lcore_child_stale)
+
+static int
+test_thread_register_stale(void)
+{
+	static const char *const args[] = { "--no-huge", "-m", "64", NULL };
+	struct test_child_result res;
+
+	TEST_ASSERT_SUCCESS(test_child_run("lcore_stale", args, &res), "child");
+	TEST_ASSERT_EQUAL(res.exit_code, 0, "exit %d:\n%s", res.exit_code,
+			res.output);
+	return TEST_SUCCESS;
+}
+
 static struct unit_test_suite lcore_suite = {
 	.suite_name = "lcore",
 	.setup = NULL,
@@ -429,6 +522,7 @@ static struct unit_test_suite lcore_suite = {
 		TEST_CASE(test_lcore_iterate),
 		TEST_CASE(test_lcore_sockets),
 		TEST_CASE(test_thread_register),
+		TEST_CASE(test_thread_register_stale),
 		TEST_CASES_END(),
 	},
 };

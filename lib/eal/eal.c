@@ -221,6 +221,8 @@ rte_eal_init(int argc, char **argv)
 		return eal_fail(EALREADY, "rte_eal_init: already initialized");
 	if (argc < 1 || argv == NULL)
 		return eal_fail(EINVAL, "rte_eal_init: no program name");
+	/* Ids threads kept from an earlier EAL are its, not this one's. */
+	__atomic_fetch_add(&eal_lcore_generation, 1, __ATOMIC_RELEASE);
 	memset(ctx, 0, sizeof(*ctx));
 	n_args = eal_parse(ctx, argc, argv, err);
 	if (n_args < 0)

@@ -45,6 +45,8 @@
 RTE_DEFINE_PER_LCORE(unsigned int, _lcore_id) = LCORE_ID_ANY;
 RTE_DEFINE_PER_LCORE(unsigned int, eal_lcore_own) = RTE_MAX_LCORE;
 RTE_DEFINE_PER_LCORE(struct eal_lcore_memo, eal_lcore_memo);
+RTE_DEFINE_PER_LCORE(uint64_t, eal_lcore_gen);
+uint64_t eal_lcore_generation;
 
 /* The published table: the one pointer rte_* entry points start from. */
 static struct eal_lcores *lcores_published;
@@ -65,6 +67,8 @@ eal_lcore_id_set(unsigned int id)
 
 	RTE_PER_LCORE(_lcore_id) = id;
 	RTE_PER_LCORE(eal_lcore_own) = own ? id : RTE_MAX_LCORE;
+	RTE_PER_LCORE(eal_lcore_gen) = __atomic_load_n(
+			&eal_lcore_generation, __ATOMIC_ACQUIRE);
 	memset(&RTE_PER_LCORE(eal_lcore_memo), 0,
 			sizeof(RTE_PER_LCORE(eal_lcore_memo)));
 }

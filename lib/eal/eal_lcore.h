@@ -17,8 +17,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <rte_common.h>
 #include <rte_config.h>
 #include <rte_launch.h>
+#include <rte_lcore.h>
 
 struct eal_options;
 
@@ -128,6 +130,34 @@ struct eal_lcore_memo {
 } __rte_aligned(32); /* on one line: across two, 64 B pairs took 1.1 ns more */
 
 RTE_DECLARE_PER_LCORE(struct eal_lcore_memo, eal_lcore_memo);
+
+/*
+ * Counts rte_eal_init() calls, bumped before the call sets any lcore id,
+ * and per thread the count its id was set under. A thread whose id was
+ * set under an earlier count holds the id of an EAL that is gone: a
+ * thread registered before rte_eal_cleanup(), whose id the new EAL may
+ * give to another thread (and with it the id's lcore cache).
+ */
+extern uint64_t eal_lcore_generation;
+RTE_DECLARE_PER_LCORE(uint64_t, eal_lcore_gen);
+
+/*
+ * Drop the calling thread's lcore id if an earlier EAL set it: the
+ * thread is then no lcore, as at its start. Inline, without a call: the
+ * lcore caches check on their rare miss, inside rte_malloc().
+ */
+static inline void
+eal_lcore_drop_stale(void)
+{
+	if (likely(RTE_PER_LCORE(_lcore_id) == LCORE_ID_ANY ||
+			    RTE_PER_LCORE(eal_lcore_gen) ==
+					    __atomic_load_n(&eal_lcore_generation,
+							    __ATOMIC_ACQUIRE)))
+		return;
+	RTE_PER_LCORE(_lcore_id) = LCORE_ID_ANY;
+	RTE_PER_LCORE(eal_lcore_own) = RTE_MAX_LCORE;
+	RTE_PER_LCORE(eal_lcore_memo) = (struct eal_lcore_memo){ 0 };
+}
 
 /* Set the calling thread's lcore id to @p id, and what it owns. */
 void eal_lcore_id_set(unsigned int id);

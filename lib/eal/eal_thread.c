@@ -36,6 +36,8 @@ rte_thread_register(void)
 		rte_errno = EINVAL;
 		return -1;
 	}
+	/* An id registered before rte_eal_cleanup() is gone: take a new one. */
+	eal_lcore_drop_stale();
 	if (rte_lcore_id() != LCORE_ID_ANY)
 		return 0;
 	lc = &ctx->lcores;
@@ -64,8 +66,11 @@ void
 rte_thread_unregister(void)
 {
 	struct eal_context *ctx = eal_context_get();
-	unsigned int id = rte_lcore_id();
+	unsigned int id;
 
+	/* An earlier EAL's id: the new one may have given it to another. */
+	eal_lcore_drop_stale();
+	id = rte_lcore_id();
 	if (ctx == NULL || id >= RTE_MAX_LCORE ||
 			!__atomic_load_n(&ctx->lcores.lcore[id].registered,
 					__ATOMIC_ACQUIRE))

@@ -68,7 +68,11 @@ static inline struct malloc_cache *
 malloc_cache_find(struct rte_mem_config *mcfg)
 {
 	struct eal_lcore_memo *m = &RTE_PER_LCORE(eal_lcore_memo);
-	unsigned int lcore = malloc_cache_lcore();
+	unsigned int lcore;
+
+	/* A config new to the thread: its lcore id may be an old EAL's. */
+	eal_lcore_drop_stale();
+	lcore = malloc_cache_lcore();
 
 	m->ptr = lcore < RTE_MAX_LCORE ? &malloc_state_of(mcfg)->caches[lcore] :
 					 NULL;
