@@ -602,12 +602,12 @@ slab_give_back(struct rte_mem_config *mcfg, const struct malloc_cache *c,
 	return c->slabs[s->cls] != s || slab_near_free(mcfg, e);
 }
 
-/* Take empty slab @p s off cache @p c's lists onto chain *@p release. */
+/* Take empty slab @p s off cache @p c's @p list onto chain *@p release. */
 static void
-slab_drop(struct malloc_cache *c, struct malloc_slab *s,
-		struct malloc_slab **release)
+slab_drop(struct malloc_cache *c, struct malloc_slab **list,
+		struct malloc_slab *s, struct malloc_slab **release)
 {
-	slab_unlink(slab_list(c, s), s);
+	slab_unlink(list, s);
 	c->slab_n[s->cls]--;
 	c->slab_total -= slab_units(s);
 	s->next = *release;
@@ -637,9 +637,9 @@ slab_emptied(struct rte_mem_config *mcfg, struct malloc_cache *c,
 	 */
 	while (*other != NULL &&
 			c->slab_total > malloc_state_of(mcfg)->slab_keep)
-		slab_drop(c, *other, release);
+		slab_drop(c, other, *other, release);
 	if (slab_give_back(mcfg, c, s)) {
-		slab_drop(c, s, release);
+		slab_drop(c, slab_list(c, s), s, release);
 		return;
 	}
 	if (c->slabs[s->cls] != s) {
@@ -872,15 +872,10 @@ slab_sweep_list(struct malloc_cache *c, struct malloc_slab **list,
 	for (s = *list; s != NULL; s = next) {
 		next = s->next;
 		slab_collect(s);
-		if (s->live == 0) {
-			slab_unlink(list, s);
-			c->slab_n[s->cls]--;
-			c->slab_total -= slab_units(s);
-			s->next = *empty;
-			*empty = s;
-		} else if (s->full && s->local != NULL) {
+		if (s->live == 0)
+			slab_drop(c, list, s, empty);
+		else if (s->full && s->local != NULL)
 			slab_unfull(c, s);
-		}
 	}
 }
 
