@@ -89,8 +89,10 @@ struct rte_mem_config;
 #define MALLOC_CACHE_FILL_BYTES 4096
 /*
  * The alignment, and so the stride, of the caches: a power of two, so
- * that every fast path finds the calling lcore's cache by a shift of its
- * id (at 1152 bytes it took a multiply more on each call).
+ * that a cache is found by a shift of its lcore id (at 1152 bytes it
+ * took a multiply more). The fast paths keep the calling thread's cache
+ * in a memo since (malloc_cache_mine()); the slow paths and the drains
+ * still index the caches.
  */
 #define MALLOC_CACHE_ALIGN 2048
 
