@@ -223,6 +223,66 @@ mo_child_retain(int argc, char **argv)
 }
 REGISTER_CHILD_ACTION(mo_retain, mo_child_retain)
 
+/* Bytes cleared on free in heap 0 so far, or UINT64_MAX. */
+static uint64_t
+mo_cleared_on_free(void)
+{
+	struct rte_malloc_socket_stats s;
+
+	if (rte_malloc_get_socket_stats(0, &s) < 0)
+		return UINT64_MAX;
+	return s.heap_cleared_on_free_bytes;
+}
+
+#define MO_TABLE_BLOCKS 5000
+#define MO_TABLE_SIZE (64 * 1024)
+
+/*
+ * Child with the default --malloc-retain and a decay of an hour: a
+ * table of 5000 64 KB blocks (320 MB, malloc_perf_autotest's shape, more
+ * than a quarter of the default) is freed and allocated again without a
+ * page going back or coming, and without clearing anything, until
+ * rte_malloc_heap_trim() gives every page back. Statistics are read only
+ * while the blocks are allocated: reading them drains the caches.
+ */
+static int
+mo_child_default_table(int argc, char **argv)
+{
+	static char *t[MO_TABLE_BLOCKS];
+	long base = mo_own_mb(), used = 0;
+	uint64_t cleared = 0;
+	unsigned int i, round;
+
+	RTE_SET_USED(argc);
+	RTE_SET_USED(argv);
+	for (round = 0; round < 2; round++) {
+		for (i = 0; i < MO_TABLE_BLOCKS; i++) {
+			t[i] = rte_malloc(NULL, MO_TABLE_SIZE, 0);
+			if (t[i] == NULL)
+				return 1;
+			t[i][0] = 1;
+		}
+		if (round == 0) {
+			used = mo_own_mb();
+			cleared = mo_cleared_on_free();
+			if (used < base + 320 || cleared == UINT64_MAX)
+				return 2;
+		} else if (mo_own_mb() != used ||
+				mo_cleared_on_free() != cleared) {
+			return 3;
+		}
+		for (i = 0; i < MO_TABLE_BLOCKS; i++)
+			rte_free(t[i]);
+		if (mo_own_mb() != used)
+			return 4;
+	}
+	if (rte_malloc_heap_trim(SOCKET_ID_ANY) < 320 * (int64_t)MB ||
+			mo_own_mb() != base)
+		return 5;
+	return 0;
+}
+REGISTER_CHILD_ACTION(mo_default_table, mo_child_default_table)
+
 /*
  * Child with --malloc-retain=4: of 18 MB freed, pages go back but for
  * what keeps the heap's free memory within 4 MB.
@@ -458,6 +518,14 @@ test_mo_retain_limit(void)
 }
 
 static int
+test_mo_default_table(void)
+{
+	static const char *const opts[] = { "--malloc-decay=3600000", NULL };
+
+	return mo_run_opts("defaulttable", "mo_default_table", opts, "0");
+}
+
+static int
 test_mo_decay(void)
 {
 	static const char *const opts[] = { "--malloc-decay=1500", NULL };
@@ -484,6 +552,7 @@ static struct unit_test_suite mo_suite = {
 		TEST_CASE(test_mo_shrink_end),
 		TEST_CASE(test_mo_retain),
 		TEST_CASE(test_mo_retain_limit),
+		TEST_CASE(test_mo_default_table),
 		TEST_CASE(test_mo_decay),
 		TEST_CASE(test_mo_remote_decay),
 		TEST_CASES_END(),

@@ -134,7 +134,7 @@ enum eal_image_strategy {
 #define EAL_IMAGE_THREADS_MAX 64
 
 /* Free memory a heap keeps mapped, by default, and for how long. */
-#define EAL_MALLOC_RETAIN_DEFAULT (UINT64_C(256) << 20)
+#define EAL_MALLOC_RETAIN_DEFAULT (UINT64_C(1) << 30)
 #define EAL_MALLOC_DECAY_DEFAULT_MS 1000
 #define EAL_MALLOC_DECAY_MAX_MS 3600000 /* an hour */
 

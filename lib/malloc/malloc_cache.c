@@ -37,6 +37,7 @@ malloc_cache_init(struct rte_mem_config *mcfg)
 {
 	struct malloc_state *st = malloc_state_of(mcfg);
 	unsigned int i;
+	size_t keep;
 	int ret;
 
 	for (i = 0; i < RTE_MAX_LCORE; i++)
@@ -64,8 +65,9 @@ malloc_cache_init(struct rte_mem_config *mcfg)
 	 * of 64 KB objects took 69 large slabs, 1104 units, and a budget of
 	 * 1024 cleared and carved 5 again every round.
 	 */
-	st->slab_keep = (uint32_t)RTE_MAX((size_t)MALLOC_SLAB_KEEP_MIN,
-			malloc_cache_max_bytes(mcfg) / MALLOC_SLAB_LEN * 9 / 8);
+	keep = malloc_cache_max_bytes(mcfg) / MALLOC_SLAB_LEN * 9 / 8;
+	keep = RTE_MAX(keep, (size_t)MALLOC_SLAB_KEEP_MIN);
+	st->slab_keep = (uint32_t)RTE_MIN(keep, (size_t)UINT32_MAX);
 	for (i = 0; i < RTE_MAX_LCORE; i++)
 		st->caches[i].slab_keep_empty =
 				malloc_page_return(mcfg)->keep_empty_slabs ?
