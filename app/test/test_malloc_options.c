@@ -334,6 +334,46 @@ mo_child_decay(int argc, char **argv)
 }
 REGISTER_CHILD_ACTION(mo_decay, mo_child_decay)
 
+/*
+ * Child with --malloc-decay=300: the pages of a freed 64 MB block stay
+ * while the lcore works, allocating and freeing a 128 KB block every
+ * millisecond (through its cache, which counts its work; slab objects'
+ * fast paths count nothing), but not for long: what no allocation needed
+ * for a decay time goes back although the heap is never idle. The page
+ * of the small block stays: no idle trim drained the cache.
+ */
+static int
+mo_child_unused(int argc, char **argv)
+{
+	long base = mo_own_mb();
+	unsigned int waited;
+	void *a, *b;
+
+	RTE_SET_USED(argc);
+	RTE_SET_USED(argv);
+	a = rte_malloc(NULL, 64 * MB, 0);
+	if (a == NULL)
+		return 1;
+	rte_free(a);
+	if (mo_own_mb() != base + 66)
+		return 2;
+	for (waited = 0; waited < 10000; waited++) {
+		b = rte_malloc(NULL, 128 * 1024, 0);
+		if (b == NULL)
+			return 3;
+		rte_free(b);
+		if (waited % 16 == 0 && mo_own_mb() <= base + 2)
+			break;
+		usleep(1000);
+	}
+	if (mo_own_mb() != base + 2)
+		return 4;
+	printf("a heap at work gave back what it did not use within %u ms\n",
+			waited);
+	return 0;
+}
+REGISTER_CHILD_ACTION(mo_unused, mo_child_unused)
+
 #define MO_REMOTE_OBJS 20000 /* about 3 MB of slab objects */
 
 static void *mo_objs[MO_REMOTE_OBJS];
@@ -534,6 +574,14 @@ test_mo_decay(void)
 }
 
 static int
+test_mo_unused(void)
+{
+	static const char *const opts[] = { "--malloc-decay=300", NULL };
+
+	return mo_run_opts("unused", "mo_unused", opts, "0");
+}
+
+static int
 test_mo_remote_decay(void)
 {
 	static const char *const opts[] = { "--lcores=0@0,1@0",
@@ -554,6 +602,7 @@ static struct unit_test_suite mo_suite = {
 		TEST_CASE(test_mo_retain_limit),
 		TEST_CASE(test_mo_default_table),
 		TEST_CASE(test_mo_decay),
+		TEST_CASE(test_mo_unused),
 		TEST_CASE(test_mo_remote_decay),
 		TEST_CASES_END(),
 	},

@@ -57,6 +57,12 @@ struct malloc_heap {
 	uint8_t keeping; /* 1: a free kept whole pages since the last trim */
 	uint64_t keep_ns; /* when a free last kept pages (CLOCK_MONOTONIC) */
 	uint64_t trim_activity; /* malloc_lcore_activity() at the last look */
+	uint64_t look_ns; /* when the trim thread last looked at it */
+	/*
+	 * The least free_size since that look: so much stayed free, and no
+	 * allocation needed it (malloc_heap_free_less()).
+	 */
+	size_t free_low;
 	unsigned int n_bins; /* bins[] entries in use */
 	struct malloc_bins bins[MALLOC_MAX_PAGE_SIZES]; /* per page size */
 	/* Small frees not joined yet, per size (malloc_queue.h). */
@@ -316,6 +322,27 @@ struct malloc_elem *malloc_heap_largest(
  * @return the bytes given back.
  */
 size_t malloc_heap_trim(struct rte_mem_config *mcfg, struct malloc_heap *heap);
+
+/*
+ * Give back whole free pages of @p heap, as many bytes as stayed free
+ * since the last call (free_low) beyond the pages -m pins, and start the
+ * next count: memory no allocation needed for a while. The queue and
+ * the caches are left to their owners, who are at work. The caller holds
+ * the lock.
+ *
+ * @return the bytes given back.
+ */
+size_t malloc_heap_trim_unused(
+		struct rte_mem_config *mcfg, struct malloc_heap *heap);
+
+/* @p n bytes of @p heap's free memory are taken (the lock is held). */
+static inline void
+malloc_heap_free_less(struct malloc_heap *heap, size_t n)
+{
+	heap->free_size -= n;
+	if (heap->free_size < heap->free_low)
+		heap->free_low = heap->free_size;
+}
 
 /* Fill @p s from @p heap (takes the lock, drains the queue). */
 void malloc_heap_get_stats(

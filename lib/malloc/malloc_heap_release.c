@@ -174,7 +174,7 @@ malloc_heap_release(struct rte_mem_config *mcfg, struct malloc_heap *heap,
 		if (r->next != NULL)
 			r->next->prev = NULL;
 		heap->total_size -= r->size;
-		heap->free_size -= r->size;
+		malloc_heap_free_less(heap, r->size);
 		if (heap_unmap(mcfg, msl, rel[i].start, rel[i].end) < 0) {
 			RTE_LOG(ERR, MALLOC,
 					"cannot give back pages at %p, keeping them\n",
@@ -268,6 +268,54 @@ malloc_heap_trim(struct rte_mem_config *mcfg, struct malloc_heap *heap)
 				break; /* lib/eal refused: do not spin */
 		}
 	}
+	heap->free_low = heap->free_size;
+	return before - heap->total_size;
+}
+
+/*
+ * Give back the whole pages of free element @p e within its last
+ * @p want bytes (and the page below them, which the plan may take).
+ */
+static void
+heap_trim_elem_top(struct rte_mem_config *mcfg, struct malloc_heap *heap,
+		struct malloc_elem *e, size_t want)
+{
+	struct malloc_heap_range rel[MALLOC_HEAP_MAX_RELEASE];
+	uintptr_t end = (uintptr_t)malloc_elem_end(e);
+	uintptr_t lo = end - RTE_MIN(want, end - (uintptr_t)e);
+	unsigned int n_rel = heap_plan_release(mcfg, heap, e, lo, end, rel);
+
+	if (n_rel == 0)
+		return;
+	malloc_heap_remove_free(mcfg, heap, e);
+	malloc_heap_release(mcfg, heap, e, rel, n_rel);
+}
+
+size_t
+malloc_heap_trim_unused(struct rte_mem_config *mcfg, struct malloc_heap *heap)
+{
+	struct malloc_elem *v[HEAP_TRIM_BATCH];
+	size_t before = heap->total_size, want = 0, total;
+	unsigned int i, j, n;
+
+	if (heap->free_low > heap->pinned_size)
+		want = heap->free_low - heap->pinned_size;
+	for (i = 0; i < heap->n_bins && want > 0; i++) {
+		while (want > before - heap->total_size &&
+				(n = heap_trim_collect(mcfg, heap,
+						 &heap->bins[i], v)) > 0) {
+			total = heap->total_size;
+			for (j = 0; j < n; j++) {
+				if (before - heap->total_size >= want)
+					break;
+				heap_trim_elem_top(mcfg, heap, v[j],
+						want - (before - heap->total_size));
+			}
+			if (heap->total_size == total)
+				break; /* lib/eal refused: do not spin */
+		}
+	}
+	heap->free_low = heap->free_size;
 	return before - heap->total_size;
 }
 

@@ -135,6 +135,38 @@ malloc_trim_arm(struct rte_mem_config *mcfg, struct malloc_heap *heap)
 }
 
 /*
+ * Look at @p heap, which keeps pages and is due (its lock held): give
+ * everything back if it has been idle for the decay time, else what no
+ * allocation needed since the last look. @return whether it still keeps.
+ */
+static bool
+trim_look(struct rte_mem_config *mcfg, struct malloc_heap *heap, uint64_t decay)
+{
+	uint64_t activity = malloc_lcore_activity(mcfg, heap);
+
+	heap->look_ns = trim_now_ns();
+	/*
+	 * Lcores that used their caches since the last look are at work:
+	 * their memory stays for another decay time.
+	 */
+	if (activity != heap->trim_activity) {
+		heap->trim_activity = activity;
+		heap->keep_ns = heap->look_ns;
+	}
+	if (heap->keep_ns + decay <= heap->look_ns) {
+		malloc_heap_trim(mcfg, heap);
+		return false;
+	}
+	/*
+	 * A heap at work keeps what it reuses, but not what stayed free
+	 * for a decay time: a burst's memory would otherwise stay for as
+	 * long as the process works, up to --malloc-retain.
+	 */
+	malloc_heap_trim_unused(mcfg, heap);
+	return true;
+}
+
+/*
  * Trim the heaps whose kept pages are due.
  *
  * @return ms until the next heap is due, or -1 if none keeps pages.
@@ -147,32 +179,25 @@ trim_due(struct rte_mem_config *mcfg, struct malloc_state *st)
 
 	for (i = 0; i < RTE_MAX_HEAPS; i++) {
 		struct malloc_heap *heap = &st->heaps[i];
-		uint64_t now, at, activity;
+		uint64_t now, at;
 
 		if (!heap->in_use ||
 				!__atomic_load_n(&heap->keeping,
 						__ATOMIC_ACQUIRE))
 			continue;
 		now = trim_now_ns();
-		at = __atomic_load_n(&heap->keep_ns, __ATOMIC_RELAXED) + decay;
+		/* Due when idle for the decay time, and at least that often. */
+		at = RTE_MIN(__atomic_load_n(&heap->keep_ns, __ATOMIC_RELAXED),
+				     __atomic_load_n(&heap->look_ns,
+						     __ATOMIC_RELAXED)) +
+				decay;
 		if (at > now) {
 			next = RTE_MIN(next, at - now);
 			continue;
 		}
 		malloc_heap_lock(heap);
-		/*
-		 * A free may have kept pages since: look again. Lcores that
-		 * used their caches since the last look are at work: their
-		 * memory stays for another decay time.
-		 */
-		activity = malloc_lcore_activity(mcfg, heap);
-		if (heap->keeping && activity != heap->trim_activity) {
-			heap->trim_activity = activity;
-			heap->keep_ns = trim_now_ns();
-		}
-		if (heap->keeping && heap->keep_ns + decay <= trim_now_ns())
-			malloc_heap_trim(mcfg, heap);
-		else if (heap->keeping)
+		/* A trim may have run since: look again. */
+		if (heap->keeping && trim_look(mcfg, heap, decay))
 			next = RTE_MIN(next, decay);
 		malloc_heap_unlock(heap);
 	}

@@ -16,7 +16,10 @@
  * --malloc-decay milliseconds: a thread per process (named
  * "rte_malloc_trim") sleeps on a futex word in the shared state and
  * wakes when a heap starts keeping pages, then when the oldest is due.
- * rte_malloc_heap_trim() gives them back at once.
+ * While the lcores work, it still looks at least once a decay time and
+ * gives back the free memory no allocation needed since its last look
+ * (malloc_heap_trim_unused()). rte_malloc_heap_trim() gives them back at
+ * once.
  */
 
 #include <stdbool.h>
