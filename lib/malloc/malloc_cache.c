@@ -63,7 +63,8 @@ malloc_cache_init(struct rte_mem_config *mcfg)
 	 * release most of them every round. A table of what the cache may
 	 * hold fits, with the slabs' metadata (a sixteenth at most): 64 MB
 	 * of 64 KB objects took 69 large slabs, 1104 units, and a budget of
-	 * 1024 cleared and carved 5 again every round.
+	 * 1024 (when a cache held 64 MB) cleared and carved 5 again every
+	 * round.
 	 */
 	keep = malloc_cache_max_bytes(mcfg) / MALLOC_SLAB_LEN * 9 / 8;
 	keep = RTE_MAX(keep, (size_t)MALLOC_SLAB_KEEP_MIN);

@@ -507,12 +507,12 @@ heap_carve(struct rte_mem_config *mcfg, struct malloc_heap *heap,
 		/* e stays free below the data, mostly in its list. */
 		busy = malloc_elem_split(e, (void *)h, ELEM_BUSY);
 		malloc_bins_resized(b, e, old_size);
-		malloc_heap_free_less(heap, busy->size);
+		heap->free_size -= busy->size;
 		/* e now ends at the busy header, which may start a page. */
 		malloc_heap_note_end(mcfg, e);
 	} else {
 		listed = true;
-		malloc_heap_free_less(heap, e->size);
+		heap->free_size -= e->size;
 	}
 	if ((uintptr_t)malloc_elem_end(busy) - tail >= MALLOC_ELEM_MIN_LEN) {
 		t = malloc_elem_split(busy, (void *)tail, ELEM_FREE);
@@ -527,6 +527,7 @@ heap_carve(struct rte_mem_config *mcfg, struct malloc_heap *heap,
 		heap->free_size += t->size;
 		malloc_heap_note_end(mcfg, t);
 	}
+	malloc_heap_note_low(heap);
 	if (listed)
 		malloc_heap_remove_free(mcfg, heap, busy);
 	malloc_heap_note_end(mcfg, busy);
@@ -765,7 +766,7 @@ heap_resize_up(struct rte_mem_config *mcfg, struct malloc_heap *heap,
 		return false;
 	n_dirty = malloc_elem_is_dirty(n);
 	malloc_heap_remove_free(mcfg, heap, n);
-	malloc_heap_free_less(heap, n->size);
+	heap->free_size -= n->size;
 	malloc_elem_join_next(e);
 	malloc_asan_unpoison(n, MALLOC_ELEM_HEADER_LEN);
 	if ((uintptr_t)malloc_elem_end(e) - want >= MALLOC_ELEM_MIN_LEN) {
@@ -776,6 +777,7 @@ heap_resize_up(struct rte_mem_config *mcfg, struct malloc_heap *heap,
 		heap->free_size += t->size;
 		malloc_heap_note_end(mcfg, t);
 	}
+	malloc_heap_note_low(heap);
 	malloc_heap_note_end(mcfg, e);
 	return true;
 }

@@ -59,10 +59,11 @@ struct malloc_heap {
 	uint64_t trim_activity; /* malloc_lcore_activity() at the last look */
 	uint64_t look_ns; /* when the trim thread last looked at it */
 	/*
-	 * The least free_size since that look: so much stayed free, and no
-	 * allocation needed it (malloc_heap_free_less()).
+	 * The least free_size since low_ns: so much stayed free, and no
+	 * allocation needed it (malloc_heap_note_low()).
 	 */
 	size_t free_low;
+	uint64_t low_ns; /* when free_low was last set to free_size */
 	unsigned int n_bins; /* bins[] entries in use */
 	struct malloc_bins bins[MALLOC_MAX_PAGE_SIZES]; /* per page size */
 	/* Small frees not joined yet, per size (malloc_queue.h). */
@@ -335,11 +336,17 @@ size_t malloc_heap_trim(struct rte_mem_config *mcfg, struct malloc_heap *heap);
 size_t malloc_heap_trim_unused(
 		struct rte_mem_config *mcfg, struct malloc_heap *heap);
 
-/* @p n bytes of @p heap's free memory are taken (the lock is held). */
+/* Start counting @p heap's least free memory anew (the lock is held). */
+void malloc_heap_low_reset(struct malloc_heap *heap);
+
+/*
+ * @p heap's free memory may have gone down (the lock is held): called
+ * once the change is whole, so that a split that takes an element and
+ * gives its tail back counts no dip.
+ */
 static inline void
-malloc_heap_free_less(struct malloc_heap *heap, size_t n)
+malloc_heap_note_low(struct malloc_heap *heap)
 {
-	heap->free_size -= n;
 	if (heap->free_size < heap->free_low)
 		heap->free_low = heap->free_size;
 }

@@ -186,6 +186,7 @@ malloc_heap_rebuild(struct rte_mem_config *mcfg, struct malloc_heap *heap)
 	heap->queued_count = 0;
 	heap->total_size = 0;
 	heap->free_size = 0;
+	heap->free_low = 0; /* nothing known to have stayed free */
 	heap->free_count = 0;
 	heap->alloc_count = 0;
 	eal_memseg_contig_walk(heap_rebuild_run, r);

@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <rte_common.h>
 #include <rte_eal_memconfig.h>
@@ -174,7 +175,8 @@ malloc_heap_release(struct rte_mem_config *mcfg, struct malloc_heap *heap,
 		if (r->next != NULL)
 			r->next->prev = NULL;
 		heap->total_size -= r->size;
-		malloc_heap_free_less(heap, r->size);
+		heap->free_size -= r->size;
+		malloc_heap_note_low(heap);
 		if (heap_unmap(mcfg, msl, rel[i].start, rel[i].end) < 0) {
 			RTE_LOG(ERR, MALLOC,
 					"cannot give back pages at %p, keeping them\n",
@@ -268,13 +270,47 @@ malloc_heap_trim(struct rte_mem_config *mcfg, struct malloc_heap *heap)
 				break; /* lib/eal refused: do not spin */
 		}
 	}
-	heap->free_low = heap->free_size;
+	malloc_heap_low_reset(heap);
 	return before - heap->total_size;
+}
+
+void
+malloc_heap_low_reset(struct malloc_heap *heap)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	heap->free_low = heap->free_size;
+	heap->low_ns = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* Bytes of whole free pages of @p b that may go back now. */
+static size_t
+heap_releasable(struct rte_mem_config *mcfg, const struct malloc_heap *heap,
+		const struct malloc_bins *b)
+{
+	struct malloc_heap_range rel[MALLOC_HEAP_MAX_RELEASE];
+	unsigned int f, s, n, k;
+	struct malloc_elem *e;
+	size_t sum = 0;
+
+	malloc_bins_class(b->page_sz, &f, &s);
+	for (; f < MALLOC_BINS_FL_COUNT; f++, s = 0)
+		for (; s < MALLOC_BINS_SL_COUNT; s++)
+			for (e = b->head[f][s]; e != NULL; e = e->free_next) {
+				n = heap_plan_release(mcfg, heap, e,
+						(uintptr_t)e,
+						(uintptr_t)malloc_elem_end(e),
+						rel);
+				for (k = 0; k < n; k++)
+					sum += rel[k].end - rel[k].start;
+			}
+	return sum;
 }
 
 /*
  * Give back the whole pages of free element @p e within its last
- * @p want bytes (and the page below them, which the plan may take).
+ * @p want bytes.
  */
 static void
 heap_trim_elem_top(struct rte_mem_config *mcfg, struct malloc_heap *heap,
@@ -282,8 +318,13 @@ heap_trim_elem_top(struct rte_mem_config *mcfg, struct malloc_heap *heap,
 {
 	struct malloc_heap_range rel[MALLOC_HEAP_MAX_RELEASE];
 	uintptr_t end = (uintptr_t)malloc_elem_end(e);
+	uintptr_t pg = malloc_heap_msl(mcfg, e)->page_sz;
 	uintptr_t lo = end - RTE_MIN(want, end - (uintptr_t)e);
-	unsigned int n_rel = heap_plan_release(mcfg, heap, e, lo, end, rel);
+	unsigned int n_rel;
+
+	/* The plan takes a page below its window too: not one more. */
+	lo = RTE_ALIGN_CEIL(lo, pg) + pg;
+	n_rel = heap_plan_release(mcfg, heap, e, lo, end, rel);
 
 	if (n_rel == 0)
 		return;
@@ -295,11 +336,18 @@ size_t
 malloc_heap_trim_unused(struct rte_mem_config *mcfg, struct malloc_heap *heap)
 {
 	struct malloc_elem *v[HEAP_TRIM_BATCH];
-	size_t before = heap->total_size, want = 0, total;
+	size_t before = heap->total_size, want = 0, total, kept = 0;
 	unsigned int i, j, n;
 
-	if (heap->free_low > heap->pinned_size)
-		want = heap->free_low - heap->pinned_size;
+	/*
+	 * Free memory that cannot go (pinned pages, pieces of pages) stayed
+	 * free too: only what stayed free beyond it goes.
+	 */
+	for (i = 0; i < heap->n_bins; i++)
+		kept += heap_releasable(mcfg, heap, &heap->bins[i]);
+	kept = heap->free_size - RTE_MIN(kept, heap->free_size);
+	if (heap->free_low > kept)
+		want = heap->free_low - kept;
 	for (i = 0; i < heap->n_bins && want > 0; i++) {
 		while (want > before - heap->total_size &&
 				(n = heap_trim_collect(mcfg, heap,
@@ -315,7 +363,7 @@ malloc_heap_trim_unused(struct rte_mem_config *mcfg, struct malloc_heap *heap)
 				break; /* lib/eal refused: do not spin */
 		}
 	}
-	heap->free_low = heap->free_size;
+	malloc_heap_low_reset(heap);
 	return before - heap->total_size;
 }
 

@@ -143,26 +143,31 @@ static bool
 trim_look(struct rte_mem_config *mcfg, struct malloc_heap *heap, uint64_t decay)
 {
 	uint64_t activity = malloc_lcore_activity(mcfg, heap);
+	uint64_t now = trim_now_ns();
 
-	heap->look_ns = trim_now_ns();
+	__atomic_store_n(&heap->look_ns, now, __ATOMIC_RELAXED);
 	/*
 	 * Lcores that used their caches since the last look are at work:
 	 * their memory stays for another decay time.
 	 */
 	if (activity != heap->trim_activity) {
 		heap->trim_activity = activity;
-		heap->keep_ns = heap->look_ns;
+		__atomic_store_n(&heap->keep_ns, now, __ATOMIC_RELAXED);
 	}
-	if (heap->keep_ns + decay <= heap->look_ns) {
+	if (__atomic_load_n(&heap->keep_ns, __ATOMIC_RELAXED) + decay <= now) {
 		malloc_heap_trim(mcfg, heap);
 		return false;
 	}
 	/*
 	 * A heap at work keeps what it reuses, but not what stayed free
 	 * for a decay time: a burst's memory would otherwise stay for as
-	 * long as the process works, up to --malloc-retain.
+	 * long as the process works, up to --malloc-retain. Only once the
+	 * count has run that long: every process's trim thread looks, and
+	 * a look just after another would find nearly all free memory
+	 * unused.
 	 */
-	malloc_heap_trim_unused(mcfg, heap);
+	if (heap->low_ns + decay <= now)
+		malloc_heap_trim_unused(mcfg, heap);
 	return true;
 }
 
