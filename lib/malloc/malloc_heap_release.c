@@ -12,7 +12,6 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include <rte_common.h>
 #include <rte_eal_memconfig.h>
@@ -212,26 +211,31 @@ malloc_heap_trim_elem(struct rte_mem_config *mcfg, struct malloc_heap *heap,
 #define HEAP_TRIM_BATCH 64
 
 /*
- * Up to HEAP_TRIM_BATCH free elements of @p b that hold a whole page
- * that may go back, into @p v. The lists are only read.
+ * Walk the free elements of @p b that hold a whole page that may go
+ * back: into @p v (if not NULL) up to HEAP_TRIM_BATCH of them, where the
+ * walk stops; their bytes of such pages added to *@p bytes (if not NULL).
+ * The lists are only read. @return the elements put in @p v.
  */
 static unsigned int
-heap_trim_collect(struct rte_mem_config *mcfg, const struct malloc_heap *heap,
-		const struct malloc_bins *b, struct malloc_elem **v)
+heap_scan(struct rte_mem_config *mcfg, const struct malloc_heap *heap,
+		const struct malloc_bins *b, struct malloc_elem **v,
+		size_t *bytes)
 {
 	struct malloc_heap_range rel[MALLOC_HEAP_MAX_RELEASE];
-	unsigned int f, s, n = 0;
+	unsigned int f, s, k, n_rel, n = 0;
 	struct malloc_elem *e;
 
 	malloc_bins_class(b->page_sz, &f, &s);
 	for (; f < MALLOC_BINS_FL_COUNT; f++, s = 0) {
 		for (; s < MALLOC_BINS_SL_COUNT; s++) {
 			for (e = b->head[f][s]; e != NULL; e = e->free_next) {
-				if (heap_plan_release(mcfg, heap, e,
-						    (uintptr_t)e,
-						    (uintptr_t)malloc_elem_end(
-								    e),
-						    rel) == 0)
+				n_rel = heap_plan_release(mcfg, heap, e,
+						(uintptr_t)e,
+						(uintptr_t)malloc_elem_end(e),
+						rel);
+				for (k = 0; bytes != NULL && k < n_rel; k++)
+					*bytes += rel[k].end - rel[k].start;
+				if (n_rel == 0 || v == NULL)
 					continue;
 				v[n++] = e;
 				if (n == HEAP_TRIM_BATCH)
@@ -260,7 +264,7 @@ malloc_heap_trim(struct rte_mem_config *mcfg, struct malloc_heap *heap)
 	malloc_queue_drain(mcfg, heap);
 	for (i = 0; i < heap->n_bins; i++) {
 		/* A pass changes the lists: collect again until none is left. */
-		while ((n = heap_trim_collect(mcfg, heap, &heap->bins[i], v)) >
+		while ((n = heap_scan(mcfg, heap, &heap->bins[i], v, NULL)) >
 				0) {
 			size_t total = heap->total_size;
 
@@ -277,35 +281,8 @@ malloc_heap_trim(struct rte_mem_config *mcfg, struct malloc_heap *heap)
 void
 malloc_heap_low_reset(struct malloc_heap *heap)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
 	heap->free_low = heap->free_size;
-	heap->low_ns = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
-/* Bytes of whole free pages of @p b that may go back now. */
-static size_t
-heap_releasable(struct rte_mem_config *mcfg, const struct malloc_heap *heap,
-		const struct malloc_bins *b)
-{
-	struct malloc_heap_range rel[MALLOC_HEAP_MAX_RELEASE];
-	unsigned int f, s, n, k;
-	struct malloc_elem *e;
-	size_t sum = 0;
-
-	malloc_bins_class(b->page_sz, &f, &s);
-	for (; f < MALLOC_BINS_FL_COUNT; f++, s = 0)
-		for (; s < MALLOC_BINS_SL_COUNT; s++)
-			for (e = b->head[f][s]; e != NULL; e = e->free_next) {
-				n = heap_plan_release(mcfg, heap, e,
-						(uintptr_t)e,
-						(uintptr_t)malloc_elem_end(e),
-						rel);
-				for (k = 0; k < n; k++)
-					sum += rel[k].end - rel[k].start;
-			}
-	return sum;
+	heap->low_ns = malloc_trim_now_ns();
 }
 
 /*
@@ -336,7 +313,7 @@ size_t
 malloc_heap_trim_unused(struct rte_mem_config *mcfg, struct malloc_heap *heap)
 {
 	struct malloc_elem *v[HEAP_TRIM_BATCH];
-	size_t before = heap->total_size, want = 0, total, kept = 0;
+	size_t before = heap->total_size, want = 0, total, can_go = 0, kept;
 	unsigned int i, j, n;
 
 	/*
@@ -344,14 +321,14 @@ malloc_heap_trim_unused(struct rte_mem_config *mcfg, struct malloc_heap *heap)
 	 * free too: only what stayed free beyond it goes.
 	 */
 	for (i = 0; i < heap->n_bins; i++)
-		kept += heap_releasable(mcfg, heap, &heap->bins[i]);
-	kept = heap->free_size - RTE_MIN(kept, heap->free_size);
+		heap_scan(mcfg, heap, &heap->bins[i], NULL, &can_go);
+	kept = heap->free_size - RTE_MIN(can_go, heap->free_size);
 	if (heap->free_low > kept)
 		want = heap->free_low - kept;
 	for (i = 0; i < heap->n_bins && want > 0; i++) {
 		while (want > before - heap->total_size &&
-				(n = heap_trim_collect(mcfg, heap,
-						 &heap->bins[i], v)) > 0) {
+				(n = heap_scan(mcfg, heap, &heap->bins[i], v,
+						 NULL)) > 0) {
 			total = heap->total_size;
 			for (j = 0; j < n; j++) {
 				if (before - heap->total_size >= want)

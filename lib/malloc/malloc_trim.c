@@ -69,8 +69,8 @@ static struct {
 	struct malloc_state *st;
 } trim_thread_state;
 
-static uint64_t
-trim_now_ns(void)
+uint64_t
+malloc_trim_now_ns(void)
 {
 	struct timespec ts;
 
@@ -90,7 +90,8 @@ static void
 trim_mark(struct rte_mem_config *mcfg, struct malloc_heap *heap,
 		bool was_keeping)
 {
-	__atomic_store_n(&heap->keep_ns, trim_now_ns(), __ATOMIC_RELAXED);
+	__atomic_store_n(
+			&heap->keep_ns, malloc_trim_now_ns(), __ATOMIC_RELAXED);
 	if (!was_keeping) {
 		__atomic_store_n(&heap->keeping, 1, __ATOMIC_RELEASE);
 		trim_wake(malloc_state_of(mcfg));
@@ -143,7 +144,7 @@ static bool
 trim_look(struct rte_mem_config *mcfg, struct malloc_heap *heap, uint64_t decay)
 {
 	uint64_t activity = malloc_lcore_activity(mcfg, heap);
-	uint64_t now = trim_now_ns();
+	uint64_t now = malloc_trim_now_ns();
 
 	__atomic_store_n(&heap->look_ns, now, __ATOMIC_RELAXED);
 	/*
@@ -190,7 +191,7 @@ trim_due(struct rte_mem_config *mcfg, struct malloc_state *st)
 				!__atomic_load_n(&heap->keeping,
 						__ATOMIC_ACQUIRE))
 			continue;
-		now = trim_now_ns();
+		now = malloc_trim_now_ns();
 		/* Due when idle for the decay time, and at least that often. */
 		at = RTE_MIN(__atomic_load_n(&heap->keep_ns, __ATOMIC_RELAXED),
 				     __atomic_load_n(&heap->look_ns,

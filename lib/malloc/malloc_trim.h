@@ -94,6 +94,9 @@ void malloc_trim_touch(struct rte_mem_config *mcfg, struct malloc_heap *heap);
  */
 void malloc_trim_arm(struct rte_mem_config *mcfg, struct malloc_heap *heap);
 
+/* CLOCK_MONOTONIC in ns: the clock of keep_ns, look_ns and low_ns. */
+uint64_t malloc_trim_now_ns(void);
+
 /*
  * Start this process's trim thread, if pages may be kept at all.
  *
