@@ -61,6 +61,7 @@ struct mt_shared {
 	unsigned int reps; /* repetitions per round */
 	struct mt_barrier barrier;
 	atomic_bool failed; /* some thread's allocation failed */
+	bool warm; /* thread 0 ends the warm-up: read after a barrier */
 	struct mt_thread t[MT_MAX_THREADS];
 };
 
@@ -212,15 +213,39 @@ thread_round(struct mt_shared *s, unsigned int idx, struct mt_rec *rec)
 		t->failed = true;
 }
 
+/*
+ * Untimed rounds into rec[0] until MT_WARMUP_NS have passed. Every
+ * thread runs as many: thread 0 decides before the barrier that ends a
+ * round, and the others read its decision after it. @return false if a
+ * round failed.
+ */
+static bool
+thread_warm_up(struct mt_shared *s, unsigned int idx)
+{
+	uint64_t t0 = now_ns();
+
+	do {
+		thread_round(s, idx, &s->t[idx].rec[0]);
+		if (idx == 0 && now_ns() - t0 >= MT_WARMUP_NS)
+			s->warm = true;
+		/* a round with a failure ends the case for every thread */
+		barrier_wait(&s->barrier);
+		if (atomic_load(&s->failed))
+			return false;
+	} while (!s->warm);
+	return true;
+}
+
 static void
 thread_main(unsigned int idx, void *arg)
 {
 	struct mt_shared *s = arg;
 	unsigned int round;
 
-	for (round = 0; round <= MT_ROUNDS; round++) {
+	if (!thread_warm_up(s, idx))
+		return;
+	for (round = 1; round <= MT_ROUNDS; round++) {
 		thread_round(s, idx, &s->t[idx].rec[round]);
-		/* a round with a failure ends the case for every thread */
 		barrier_wait(&s->barrier);
 		if (atomic_load(&s->failed))
 			break;
@@ -242,7 +267,7 @@ median(double *v, unsigned int n)
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
-/* The medians of the timed rounds (round 0 warms up). */
+/* The medians of the timed rounds (rec[0] is the last warm-up round). */
 static void
 result_fill(const struct mt_shared *s, struct mt_result *res)
 {
