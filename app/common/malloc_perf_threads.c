@@ -58,7 +58,8 @@ struct mt_shared {
 	const struct mt_case *c;
 	const struct mt_alloc_ops *ops;
 	unsigned int blocks; /* per thread and repetition */
-	unsigned int reps; /* repetitions per round */
+	unsigned int reps; /* repetitions per warm-up round */
+	unsigned int timed_reps; /* per timed round: set with warm */
 	struct mt_barrier barrier;
 	atomic_bool failed; /* some thread's allocation failed */
 	bool warm; /* thread 0 ends the warm-up: read after a barrier */
@@ -176,7 +177,8 @@ remote_rep(struct mt_shared *s, unsigned int idx, bool *ok)
 }
 
 static void
-thread_round(struct mt_shared *s, unsigned int idx, struct mt_rec *rec)
+thread_round(struct mt_shared *s, unsigned int idx, unsigned int reps,
+		struct mt_rec *rec)
 {
 	struct mt_thread *t = &s->t[idx];
 	unsigned int r;
@@ -185,7 +187,7 @@ thread_round(struct mt_shared *s, unsigned int idx, struct mt_rec *rec)
 	barrier_wait(&s->barrier);
 	rec->start = now_ns();
 	rec->busy = 0;
-	for (r = 0; r < s->reps; r++) {
+	for (r = 0; r < reps; r++) {
 		uint64_t t0 = now_ns();
 
 		switch (s->c->shape) {
@@ -214,6 +216,22 @@ thread_round(struct mt_shared *s, unsigned int idx, struct mt_rec *rec)
 }
 
 /*
+ * The repetitions that make a round last MT_ROUND_NS at least, when
+ * @p reps took @p ns: threads start a round a few microseconds apart,
+ * which would weigh in a round of 30 us.
+ */
+static unsigned int
+round_reps(unsigned int reps, uint64_t ns)
+{
+	uint64_t want;
+
+	if (ns == 0 || ns >= MT_ROUND_NS)
+		return reps;
+	want = ((uint64_t)reps * MT_ROUND_NS + ns - 1) / ns;
+	return want > MT_MAX_REPS ? MT_MAX_REPS : (unsigned int)want;
+}
+
+/*
  * Untimed rounds into rec[0] until MT_WARMUP_NS have passed. Every
  * thread runs as many: thread 0 decides before the barrier that ends a
  * round, and the others read its decision after it. @return false if a
@@ -222,12 +240,16 @@ thread_round(struct mt_shared *s, unsigned int idx, struct mt_rec *rec)
 static bool
 thread_warm_up(struct mt_shared *s, unsigned int idx)
 {
+	const struct mt_rec *rec = &s->t[idx].rec[0];
 	uint64_t t0 = now_ns();
 
 	do {
-		thread_round(s, idx, &s->t[idx].rec[0]);
-		if (idx == 0 && now_ns() - t0 >= MT_WARMUP_NS)
+		thread_round(s, idx, s->reps, &s->t[idx].rec[0]);
+		if (idx == 0 && now_ns() - t0 >= MT_WARMUP_NS) {
+			s->timed_reps = round_reps(
+					s->reps, rec->end - rec->start);
 			s->warm = true;
+		}
 		/* a round with a failure ends the case for every thread */
 		barrier_wait(&s->barrier);
 		if (atomic_load(&s->failed))
@@ -245,7 +267,7 @@ thread_main(unsigned int idx, void *arg)
 	if (!thread_warm_up(s, idx))
 		return;
 	for (round = 1; round <= MT_ROUNDS; round++) {
-		thread_round(s, idx, &s->t[idx].rec[round]);
+		thread_round(s, idx, s->timed_reps, &s->t[idx].rec[round]);
 		barrier_wait(&s->barrier);
 		if (atomic_load(&s->failed))
 			break;
@@ -273,7 +295,7 @@ result_fill(const struct mt_shared *s, struct mt_result *res)
 {
 	double ns[MT_ROUNDS], mops[MT_ROUNDS];
 	unsigned int n = s->c->threads, r, i;
-	double ops = (double)s->blocks * s->reps;
+	double ops = (double)s->blocks * s->timed_reps;
 
 	for (r = 1; r <= MT_ROUNDS; r++) {
 		uint64_t first = UINT64_MAX, last = 0, busy = 0;
@@ -326,7 +348,7 @@ mt_case_run(const struct mt_case *c, const struct mt_alloc_ops *ops,
 	}
 	res->failed = atomic_load(&s->failed);
 	res->blocks = s->blocks;
-	res->reps = s->reps;
+	res->reps = s->timed_reps;
 out:
 	for (i = 0; i < c->threads; i++)
 		free(s->t[i].blocks);

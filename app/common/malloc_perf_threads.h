@@ -29,7 +29,8 @@
  * excluded); the wall time of a round runs from the first thread's start
  * to the last thread's end of each half. A case runs untimed rounds for
  * MT_WARMUP_NS at least (one at least), then MT_ROUNDS timed ones, and
- * reports the medians.
+ * reports the medians. A round runs the shape as many times as it takes
+ * MT_ROUND_NS, as the last untimed round measured it.
  */
 
 #include <stdbool.h>
@@ -48,6 +49,13 @@
  * here with no allocator at all, in a loop that only touches memory).
  */
 #define MT_WARMUP_NS 20000000u
+/**
+ * A timed round lasts this long at least: the table or pairs of a
+ * thread are repeated until it does (MT_MAX_REPS times at most).
+ */
+#define MT_ROUND_NS 2000000u
+/** Repetitions of a round at most. */
+#define MT_MAX_REPS 1000u
 /** Threads of a case at most. */
 #define MT_MAX_THREADS 64
 /**

@@ -212,8 +212,8 @@ mperf_print_threads(const struct mperf_ctx *ctx, FILE *f)
 	n = allocs_list(&ctx->mt, allocs, RTE_DIM(allocs));
 	if (n == 0)
 		return;
-	fprintf(f, "\nmulti-thread allocator: %u..%u blocks per thread and round, rounds of %u blocks, median of %u rounds after %u ms of untimed ones",
-			1u, MT_BLOCKS, MT_BLOCKS, MT_ROUNDS,
+	fprintf(f, "\nmulti-thread allocator: up to %u blocks per thread, repeated for %u ms or more a round, median of %u rounds after %u ms of untimed ones",
+			MT_BLOCKS, MT_ROUND_NS / 1000000u, MT_ROUNDS,
 			MT_WARMUP_NS / 1000000u);
 	if (ctx->opts.turns > 1)
 		fprintf(f, ", best of %u turns of every allocator",
