@@ -80,13 +80,14 @@ static const unsigned int default_sizes_mb[] = { 1024, 2048, 4096, 8192 };
 	X(THREADS, "threads", required_argument, "N,N,...", \
 			"instead of the start-up cases and the allocator table, the\n" \
 			"multi-thread benchmark on 1, 2, ... threads (ascending, at most 64):\n" \
-			"rtemem on lcores and on plain threads, glibc, jemalloc, tcmalloc\n" \
-			"and mimalloc (and DPDK with --compare-dpdk), each peer in a child\n" \
+			"rtemem on lcores and on plain threads, glibc, jemalloc, tcmalloc,\n" \
+			"mimalloc and list (and DPDK with --compare-dpdk), each peer in a child\n" \
 			"process; --max-size caps the block sizes; --plot draws aggregate\n" \
 			"throughput against threads") \
 	X(PEERS, "peers", required_argument, "NAME,NAME,...|none", \
-			"--threads: the general-purpose allocators to compare with\n" \
-			"(default glibc,jemalloc,tcmalloc,mimalloc; none: rtemem only)") \
+			"--threads: the peers to compare with: general-purpose allocators\n" \
+			"and list, a free list per thread that is the floor of each shape\n" \
+			"(default glibc,jemalloc,tcmalloc,mimalloc,list; none: rtemem only)") \
 	X(ZERO, "zero", no_argument, NULL, \
 			"--threads: allocate zeroed memory (rte_zmalloc, calloc) instead") \
 	X(TURNS, "turns", required_argument, "N", \

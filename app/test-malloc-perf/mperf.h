@@ -133,8 +133,11 @@ struct mperf_rows {
 	unsigned int cap; /* rows allocated */
 };
 
-/* General-purpose allocators --threads compares with (threads.c). */
-#define MPERF_N_PEERS 4
+/*
+ * Peers --threads compares with (threads.c): the four general-purpose
+ * allocators and the list (no allocator).
+ */
+#define MPERF_N_PEERS 5
 
 /* One row of --threads: an allocator and a case. */
 struct mperf_mt_row {
@@ -202,7 +205,7 @@ struct mperf_opts {
 	char populate_arg[32];
 	unsigned int threads[MT_MAX_THREADS]; /* --threads, ascending */
 	unsigned int n_threads; /* 0: no --threads */
-	bool peers[MPERF_N_PEERS]; /* --peers: which general-purpose peers */
+	bool peers[MPERF_N_PEERS]; /* --peers: which peers */
 	bool peers_set; /* --peers was given */
 	bool zero; /* --zero: zeroed allocations in --threads */
 	unsigned int turns; /* --turns: runs of every allocator, in turns */

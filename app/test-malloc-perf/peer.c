@@ -13,6 +13,8 @@
  *                  measured; the program prints the object that provides
  *                  it ("mt-provider PATH"), so a preload that did not take
  *                  is seen.
+ *   --alloc list   no allocator: a list of free blocks per thread, on
+ *                  plain threads (peer_list.h), the floor of each shape.
  *   --zero         calloc() or rte_zmalloc() instead: zeroed memory.
  *   --alloc dpdk   upstream DPDK's rte_malloc() and rte_free() on DPDK
  *                  lcores, launched with rte_eal_remote_launch(). DPDK is
@@ -30,6 +32,7 @@
 #include <string.h>
 
 #include "malloc_perf_threads.h"
+#include "peer_list.h"
 
 #define PEER_PROG "rtemem-malloc-perf-peer"
 #define PEER_MAX_SIZES 16
@@ -160,7 +163,7 @@ static void
 usage(void)
 {
 	fprintf(stderr,
-			"usage: %s --alloc libc|dpdk --threads N,N,... [--sizes B,B,...]\n"
+			"usage: %s --alloc libc|list|dpdk --threads N,N,... [--sizes B,B,...]\n"
 			"       [--shapes SHAPE,...] [--zero] [--dpdk-lib PATH]\n"
 			"       [-- EAL_ARGS...]\n"
 			"Run by rtemem-malloc-perf --threads; see its --help.\n",
@@ -244,6 +247,7 @@ opts_parse(int argc, char **argv, struct peer_opts *o)
 	}
 	if (o->alloc == NULL || o->n_threads <= 0 || o->n_sizes <= 0 ||
 			(strcmp(o->alloc, "libc") != 0 &&
+					strcmp(o->alloc, "list") != 0 &&
 					strcmp(o->alloc, "dpdk") != 0))
 		return -1;
 	return 0;
@@ -308,6 +312,11 @@ main(int argc, char **argv)
 				EXIT_SUCCESS :
 				EXIT_FAILURE;
 	}
+	if (strcmp(o.alloc, "list") == 0)
+		return cases_run(&o, &peer_list_ops[o.zero], mt_run_pthreads,
+				       NULL) == 0 ?
+				EXIT_SUCCESS :
+				EXIT_FAILURE;
 	if (dpdk_open(o.dpdk_lib) < 0)
 		return EXIT_FAILURE;
 	/* the EAL arguments: what follows "--", under our program name */

@@ -39,16 +39,22 @@
 #define PEER_NAME "rtemem-malloc-perf-peer"
 #define PEER_TIMEOUT_S 1800
 
-/* The peers that preload an allocator into the peer program. */
+/*
+ * The peers of the peer program: malloc() with an allocator preloaded,
+ * and the list, the floor of each shape (no allocator).
+ */
 static const struct {
 	const char *name;
+	const char *alloc; /* the peer program's --alloc */
 	const char *preload; /* soname, found by the dynamic linker */
 	const char *package; /* Debian package that provides it */
-} preloads[] = {
-	{ "glibc", NULL, NULL },
-	{ "jemalloc", "libjemalloc.so.2", "libjemalloc-dev" },
-	{ "tcmalloc", "libtcmalloc_minimal.so.4", "libgoogle-perftools-dev" },
-	{ "mimalloc", "libmimalloc.so.2", "libmimalloc-dev" },
+} peer_defs[] = {
+	{ "glibc", "libc", NULL, NULL },
+	{ "jemalloc", "libc", "libjemalloc.so.2", "libjemalloc-dev" },
+	{ "tcmalloc", "libc", "libtcmalloc_minimal.so.4",
+			"libgoogle-perftools-dev" },
+	{ "mimalloc", "libc", "libmimalloc.so.2", "libmimalloc-dev" },
+	{ "list", "list", NULL, NULL },
 };
 
 int
@@ -57,7 +63,7 @@ mperf_peers_parse(const char *s, bool *peers)
 	char buf[256], *tok, *save = NULL;
 	unsigned int i;
 
-	RTE_BUILD_BUG_ON(RTE_DIM(preloads) != MPERF_N_PEERS);
+	RTE_BUILD_BUG_ON(RTE_DIM(peer_defs) != MPERF_N_PEERS);
 	for (i = 0; i < MPERF_N_PEERS; i++)
 		peers[i] = strcmp(s, "all") == 0;
 	if (strcmp(s, "all") == 0 || strcmp(s, "none") == 0)
@@ -66,7 +72,7 @@ mperf_peers_parse(const char *s, bool *peers)
 	for (tok = strtok_r(buf, ",", &save); tok != NULL;
 			tok = strtok_r(NULL, ",", &save)) {
 		for (i = 0; i < MPERF_N_PEERS; i++)
-			if (strcmp(tok, preloads[i].name) == 0)
+			if (strcmp(tok, peer_defs[i].name) == 0)
 				break;
 		if (i == MPERF_N_PEERS)
 			return -1;
@@ -331,9 +337,13 @@ peer_parse(struct mperf_ctx *ctx, const char *alloc, const char *want,
 	return rows > 0 ? 0 : -1;
 }
 
+/*
+ * Run peer @p alloc (a name of peer_defs, or "dpdk") as the peer program's
+ * --alloc @p how.
+ */
 static int
 peer_run(struct mperf_ctx *ctx, const char *path, const char *alloc,
-		const char *preload, const char *package)
+		const char *how, const char *preload, const char *package)
 {
 	char threads[512], sizes[512], env[128], lcores[1024], limit[256];
 	struct mperf_proc p;
@@ -345,8 +355,8 @@ peer_run(struct mperf_ctx *ctx, const char *path, const char *alloc,
 	p.clean_env = true;
 	p.timeout_s = PEER_TIMEOUT_S;
 	n = peer_argv(ctx, &p, threads, sizeof(threads), sizes, sizeof(sizes));
-	if (strcmp(alloc, "dpdk") == 0) {
-		p.argv[n++] = (char *)(uintptr_t) "dpdk";
+	p.argv[n++] = (char *)(uintptr_t)how;
+	if (strcmp(how, "dpdk") == 0) {
 		if (lcores_arg(ctx->opts.threads[ctx->opts.n_threads - 1],
 				    lcores, sizeof(lcores)) < 0)
 			return -1;
@@ -361,12 +371,9 @@ peer_run(struct mperf_ctx *ctx, const char *path, const char *alloc,
 		p.argv[n++] = (char *)(uintptr_t)mperf_table_limit(
 				ctx, limit, sizeof(limit));
 		p.argv[n++] = limit;
-	} else {
-		p.argv[n++] = (char *)(uintptr_t) "libc";
-		if (preload != NULL) {
-			snprintf(env, sizeof(env), "LD_PRELOAD=%s", preload);
-			p.env_add = env;
-		}
+	} else if (preload != NULL) {
+		snprintf(env, sizeof(env), "LD_PRELOAD=%s", preload);
+		p.env_add = env;
 	}
 	p.argv[n] = NULL;
 	mperf_progress(ctx, "threads: %s (child process)\n", alloc);
@@ -391,13 +398,13 @@ peer_run(struct mperf_ctx *ctx, const char *path, const char *alloc,
 int
 mperf_threads_run(struct mperf_ctx *ctx)
 {
-	bool any_peer = ctx->compare || ctx->opts.peers[0] ||
-			ctx->opts.peers[1] || ctx->opts.peers[2] ||
-			ctx->opts.peers[3];
+	bool any_peer = ctx->compare;
 	char path[PATH_MAX];
 	unsigned int turn, i;
 	int ret = 0;
 
+	for (i = 0; i < MPERF_N_PEERS; i++)
+		any_peer |= ctx->opts.peers[i];
 	/*
 	 * Every allocator in turn, each turn: a slow minute of a shared
 	 * machine then slows one run of each rather than all runs of one.
@@ -416,13 +423,15 @@ mperf_threads_run(struct mperf_ctx *ctx)
 			return -1;
 		}
 		if (ctx->compare && !mperf_interrupted() &&
-				peer_run(ctx, path, "dpdk", NULL, NULL) < 0)
+				peer_run(ctx, path, "dpdk", "dpdk", NULL,
+						NULL) < 0)
 			ret = -1;
-		for (i = 0; i < RTE_DIM(preloads) && !mperf_interrupted(); i++)
+		for (i = 0; i < RTE_DIM(peer_defs) && !mperf_interrupted(); i++)
 			if (ctx->opts.peers[i] &&
-					peer_run(ctx, path, preloads[i].name,
-							preloads[i].preload,
-							preloads[i].package) <
+					peer_run(ctx, path, peer_defs[i].name,
+							peer_defs[i].alloc,
+							peer_defs[i].preload,
+							peer_defs[i].package) <
 							0)
 				ret = -1;
 	}
