@@ -232,20 +232,23 @@ round_reps(unsigned int reps, uint64_t ns)
 }
 
 /*
- * Untimed rounds into rec[0] until MT_WARMUP_NS have passed. Every
- * thread runs as many: thread 0 decides before the barrier that ends a
- * round, and the others read its decision after it. @return false if a
- * round failed.
+ * Untimed rounds into rec[0]: the first, which may map and clear all the
+ * memory of the case (640 MB of 64 KB blocks: 30 ms and more), then more
+ * until MT_WARMUP_NS have passed since it ended. Every thread runs as
+ * many: thread 0 decides before the barrier that ends a round, and the
+ * others read its decision after it. @return false if a round failed.
  */
 static bool
 thread_warm_up(struct mt_shared *s, unsigned int idx)
 {
 	const struct mt_rec *rec = &s->t[idx].rec[0];
-	uint64_t t0 = now_ns();
+	uint64_t first_end = 0;
 
 	do {
 		thread_round(s, idx, s->reps, &s->t[idx].rec[0]);
-		if (idx == 0 && now_ns() - t0 >= MT_WARMUP_NS) {
+		if (idx == 0 && first_end == 0)
+			first_end = rec->end;
+		else if (idx == 0 && rec->end - first_end >= MT_WARMUP_NS) {
 			s->timed_reps = round_reps(
 					s->reps, rec->end - rec->start);
 			s->warm = true;

@@ -27,10 +27,10 @@
  * An operation is one allocation and one free. The time of a thread is
  * its time in its own calls (the wait between the two halves of remote
  * excluded); the wall time of a round runs from the first thread's start
- * to the last thread's end of each half. A case runs untimed rounds for
- * MT_WARMUP_NS at least (one at least), then MT_ROUNDS timed ones, and
- * reports the medians. A round runs the shape as many times as it takes
- * MT_ROUND_NS, as the last untimed round measured it.
+ * to the last thread's end of each half. A case runs one untimed round,
+ * then more for MT_WARMUP_NS, then MT_ROUNDS timed ones, and reports the
+ * medians. A round runs the shape as many times as it takes MT_ROUND_NS,
+ * as the last untimed round measured it.
  */
 
 #include <stdbool.h>
@@ -43,10 +43,11 @@
 /** Timed rounds of a case. */
 #define MT_ROUNDS 5
 /**
- * Untimed rounds run at least this long before the timed ones. A round
- * of 10000 small blocks lasts 0.1 to 0.3 ms, and a CPU that was idle
- * before a case runs its first few rounds up to twice as slowly (seen
- * here with no allocator at all, in a loop that only touches memory).
+ * Untimed rounds run this long after the first one (which maps the
+ * case's memory) before the timed ones. A round of 10000 small blocks
+ * lasts 0.1 to 0.3 ms, and a CPU that was idle before a case runs its
+ * first few rounds up to twice as slowly (seen here with no allocator at
+ * all, in a loop that only touches memory).
  */
 #define MT_WARMUP_NS 20000000u
 /**
