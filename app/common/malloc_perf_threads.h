@@ -43,6 +43,14 @@
 /** Timed rounds of a case. */
 #define MT_ROUNDS 5
 /**
+ * Runs of each case, the thread counts of a shape and size in turn, of
+ * which the caller keeps the best: the gain from one thread to two then
+ * compares runs a fraction of a second apart. On this VM a case's one
+ * run on two threads took 1 to 2 times as long per thread as the runs
+ * around it, as often as one in three cases.
+ */
+#define MT_CASE_TURNS 3
+/**
  * Untimed rounds run this long after the first one (which maps the
  * case's memory) before the timed ones. A round of 10000 small blocks
  * lasts 0.1 to 0.3 ms, and a CPU that was idle before a case runs its

@@ -22,7 +22,8 @@
  *                  neither DPDK nor rtemem, whose symbols have the same
  *                  names. The EAL arguments follow "--".
  *
- * Output: one mt_result_print() line per case, in the order given.
+ * Output: one mt_result_print() line per run of a case (MT_CASE_TURNS
+ * runs each), in the order run.
  */
 
 #include <dlfcn.h>
@@ -257,16 +258,20 @@ static int
 cases_run(const struct peer_opts *o, const struct mt_alloc_ops *ops,
 		mt_run_fn *run, void *run_ctx)
 {
-	unsigned int sh;
-	int s, t, ret = 0;
+	unsigned int sh, i;
+	int s, ret = 0;
 
 	for (sh = 0; sh < MT_N_SHAPES; sh++) {
 		if (!o->shapes[sh])
 			continue;
 		for (s = 0; s < o->n_sizes; s++) {
-			for (t = 0; t < o->n_threads; t++) {
-				struct mt_case c = { (enum mt_shape)sh,
-					o->sizes[s], o->threads[t] };
+			/* The thread counts in turn: the parent keeps the best. */
+			for (i = 0; i < MT_CASE_TURNS * (unsigned int)o->n_threads;
+					i++) {
+				struct mt_case c = {
+					(enum mt_shape)sh, o->sizes[s],
+					o->threads[i % (unsigned int)o->n_threads]
+				};
 				struct mt_result res;
 
 				if (mt_case_run(&c, ops, run, run_ctx, &res) <
