@@ -112,46 +112,63 @@ barrier_wait(struct mt_barrier *b)
 			sched_yield();
 }
 
+/*
+ * The loops keep what they use in locals. They read it through the
+ * shared state after every call, which the compiler must assume changed
+ * it, and 64 byte pairs of rtemem took 12 ns in half of the cases and
+ * 7.5 in the others, by where the state was allocated: likely a load of
+ * it waited for the store into a block whose address had the same low
+ * 12 bits, which the CPU compares first. Since, 7.4 ns in most cases.
+ */
+
 /* Allocate this thread's blocks. @return false if one failed. */
 static bool
 alloc_all(struct mt_shared *s, struct mt_thread *t)
 {
+	void *(*alloc)(size_t size) = s->ops->alloc;
+	unsigned int n, blocks = s->blocks;
 	size_t size = s->c->size;
+	void **v = t->blocks;
 
-	for (t->n = 0; t->n < s->blocks; t->n++) {
-		void *p = s->ops->alloc(size);
+	for (n = 0; n < blocks; n++) {
+		void *p = alloc(size);
 
 		if (p == NULL)
-			return false;
-		*(volatile char *)p = (char)t->n;
-		t->blocks[t->n] = p;
+			break;
+		*(volatile char *)p = (char)n;
+		v[n] = p;
 	}
-	return true;
+	t->n = n;
+	return n == blocks;
 }
 
 static void
 free_all(struct mt_shared *s, struct mt_thread *t)
 {
-	unsigned int i;
+	void (*free_fn)(void *p) = s->ops->free;
+	unsigned int i, n = t->n;
+	void **v = t->blocks;
 
-	for (i = 0; i < t->n; i++)
-		s->ops->free(t->blocks[i]);
+	for (i = 0; i < n; i++)
+		free_fn(v[i]);
 	t->n = 0;
 }
 
 static bool
 pairs(struct mt_shared *s)
 {
+	void *(*alloc)(size_t size) = s->ops->alloc;
+	void (*free_fn)(void *p) = s->ops->free;
+	unsigned int i, blocks = s->blocks;
 	size_t size = s->c->size;
-	unsigned int i;
 
-	for (i = 0; i < s->blocks; i++) {
-		void *p = s->ops->alloc(size);
+	for (i = 0; i < blocks; i++) {
+		void *p = alloc(size);
 
 		if (p == NULL)
 			return false;
 		*(volatile char *)p = (char)i;
-		s->ops->free(p);
+		free_fn(p);
 	}
 	return true;
 }
