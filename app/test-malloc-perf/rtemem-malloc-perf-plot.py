@@ -14,7 +14,7 @@ measured medians as points.
 
 For a --threads run it draws instead aggregate throughput against the
 number of threads: a panel per shape (rows) and block size (columns), a
-line per allocator.
+line per allocator, the list (no allocator, the floor) dashed.
 
 Usage: rtemem-malloc-perf-plot.py RESULTS.json OUT.png|OUT.svg
 
@@ -137,9 +137,11 @@ def draw_threads(plt, results, out):
                                 if r["alloc"] == alloc and
                                 r["shape"] == shape and r["size"] == size)
                 if points:
+                    # The list is no allocator but the floor: dashed.
                     axis.plot([p[0] for p in points],
                               [max(p[1], 1e-3) for p in points],
-                              marker="o", label=alloc)
+                              marker="o", label=alloc,
+                              linestyle="--" if alloc == "list" else "-")
             axis.set_yscale("log")
             axis.set_title(f"{shape}, {size} B", fontsize="small")
             axis.set_xticks(sorted({r["threads"] for r in rows}))
