@@ -83,8 +83,8 @@ mt_shape_parse(const char *name)
 	return -1;
 }
 
-static uint64_t
-now_ns(void)
+uint64_t
+mt_now_ns(void)
 {
 	struct timespec ts;
 
@@ -181,13 +181,13 @@ remote_rep(struct mt_shared *s, unsigned int idx, bool *ok)
 	struct mt_thread *next = &s->t[(idx + 1) % s->c->threads];
 	uint64_t t0, busy;
 
-	t0 = now_ns();
+	t0 = mt_now_ns();
 	*ok = alloc_all(s, t);
-	busy = now_ns() - t0;
+	busy = mt_now_ns() - t0;
 	barrier_wait(&s->barrier);
-	t0 = now_ns();
+	t0 = mt_now_ns();
 	free_all(s, next);
-	busy += now_ns() - t0;
+	busy += mt_now_ns() - t0;
 	/* next must not reuse its array before it is freed here */
 	barrier_wait(&s->barrier);
 	return busy;
@@ -202,20 +202,20 @@ thread_round(struct mt_shared *s, unsigned int idx, unsigned int reps,
 	bool ok = true;
 
 	barrier_wait(&s->barrier);
-	rec->start = now_ns();
+	rec->start = mt_now_ns();
 	rec->busy = 0;
 	for (r = 0; r < reps; r++) {
-		uint64_t t0 = now_ns();
+		uint64_t t0 = mt_now_ns();
 
 		switch (s->c->shape) {
 		case MT_ALL_THEN_FREE:
 			ok = alloc_all(s, t);
 			free_all(s, t);
-			rec->busy += now_ns() - t0;
+			rec->busy += mt_now_ns() - t0;
 			break;
 		case MT_PAIRS:
 			ok = pairs(s);
-			rec->busy += now_ns() - t0;
+			rec->busy += mt_now_ns() - t0;
 			break;
 		default:
 			/* every thread runs every repetition: the barriers */
@@ -227,7 +227,7 @@ thread_round(struct mt_shared *s, unsigned int idx, unsigned int reps,
 		if (s->c->shape != MT_REMOTE && !ok)
 			break;
 	}
-	rec->end = now_ns();
+	rec->end = mt_now_ns();
 	if (!ok)
 		t->failed = true;
 }
@@ -332,6 +332,15 @@ result_fill(const struct mt_shared *s, struct mt_result *res)
 	}
 	res->ns_per_op = median(ns, MT_ROUNDS);
 	res->mops = median(mops, MT_ROUNDS);
+}
+
+bool
+mt_case_turn(unsigned int i, unsigned int n_threads, uint64_t start_ns)
+{
+	if (n_threads == 0 || i >= MT_CASE_TURNS * n_threads)
+		return false;
+	return i % n_threads != 0 || i == 0 ||
+			mt_now_ns() - start_ns < MT_CASE_TURNS_NS;
 }
 
 int

@@ -47,9 +47,15 @@
  * which the caller keeps the best: the gain from one thread to two then
  * compares runs a fraction of a second apart. On this VM a case's one
  * run on two threads took 1 to 2 times as long per thread as the runs
- * around it, as often as one in three cases.
+ * around it, as often as one in three cases. See mt_case_turn().
  */
 #define MT_CASE_TURNS 3
+/**
+ * A shape and size starts no other turn of its thread counts once it has
+ * run this long: a turn of the slowest cases (1 MiB blocks on threads
+ * without a cache) takes seconds, and is not noise.
+ */
+#define MT_CASE_TURNS_NS 1000000000u
 /**
  * Untimed rounds run this long after the first one (which maps the
  * case's memory) before the timed ones. A round of 10000 small blocks
@@ -134,6 +140,17 @@ extern const unsigned int mt_n_sizes;
  */
 int mt_case_run(const struct mt_case *c, const struct mt_alloc_ops *ops,
 		mt_run_fn *run, void *run_ctx, struct mt_result *res);
+
+/** @return CLOCK_MONOTONIC in ns. */
+uint64_t mt_now_ns(void);
+
+/**
+ * Whether run @p i (from 0) of a shape and size is due, the
+ * @p n_threads thread counts taken in turn, the first run having started
+ * at @p start_ns (mt_now_ns()): MT_CASE_TURNS turns of them, and no turn
+ * started after MT_CASE_TURNS_NS.
+ */
+bool mt_case_turn(unsigned int i, unsigned int n_threads, uint64_t start_ns);
 
 /**
  * A runner on plain threads (pthreads), thread i pinned to the i-th CPU

@@ -22,8 +22,8 @@
  *                  neither DPDK nor rtemem, whose symbols have the same
  *                  names. The EAL arguments follow "--".
  *
- * Output: one mt_result_print() line per run of a case (MT_CASE_TURNS
- * runs each), in the order run.
+ * Output: one mt_result_print() line per run of a case (mt_case_turn()
+ * says how many), in the order run.
  */
 
 #include <dlfcn.h>
@@ -265,8 +265,11 @@ cases_run(const struct peer_opts *o, const struct mt_alloc_ops *ops,
 		if (!o->shapes[sh])
 			continue;
 		for (s = 0; s < o->n_sizes; s++) {
+			uint64_t start = mt_now_ns();
+
 			/* The thread counts in turn: the parent keeps the best. */
-			for (i = 0; i < MT_CASE_TURNS * (unsigned int)o->n_threads;
+			for (i = 0; mt_case_turn(i, (unsigned int)o->n_threads,
+					     start);
 					i++) {
 				struct mt_case c = {
 					(enum mt_shape)sh, o->sizes[s],

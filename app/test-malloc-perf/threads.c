@@ -149,13 +149,15 @@ cases_run(struct mperf_ctx *ctx, const char *alloc, mt_run_fn *run,
 	const struct mperf_opts *o = &ctx->opts;
 	const struct mt_alloc_ops *ops = &rt_ops[o->zero];
 	unsigned int sh, s, i;
+	uint64_t start;
 
 	for (sh = 0; sh < MT_N_SHAPES; sh++) {
 		for (s = 0; s < mt_n_sizes; s++) {
 			if (o->max_size != 0 && mt_sizes[s] > o->max_size)
 				continue;
 			/* The thread counts in turn: mperf_mt_add keeps the best. */
-			for (i = 0; i < MT_CASE_TURNS * o->n_threads; i++) {
+			start = mt_now_ns();
+			for (i = 0; mt_case_turn(i, o->n_threads, start); i++) {
 				struct mt_case c = { (enum mt_shape)sh,
 					mt_sizes[s],
 					o->threads[i % o->n_threads] };
