@@ -318,7 +318,7 @@ opt_set(struct mperf_opts *o, int opt, const char *arg)
 	case OPT_PEERS:
 		if (mperf_peers_parse(arg, o->peers) < 0)
 			return bad_value("peers", arg,
-					"glibc, jemalloc, tcmalloc and mimalloc separated by commas, or none");
+					"glibc, jemalloc, tcmalloc, mimalloc and list separated by commas, all or none");
 		o->peers_set = true;
 		return 0;
 	case OPT_PROJECT:
