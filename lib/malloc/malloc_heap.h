@@ -327,9 +327,9 @@ size_t malloc_heap_trim(struct rte_mem_config *mcfg, struct malloc_heap *heap);
 /*
  * Give back whole free pages of @p heap, as many bytes as stayed free
  * since the last call (free_low) beyond the free memory that cannot go
- * (pinned pages, pieces of pages), and start the next count: memory no allocation needed for a while. The queue and
- * the caches are left to their owners, who are at work. The caller holds
- * the lock.
+ * (pinned pages, pieces of pages), and start the next count: memory no
+ * allocation needed for a while. The queue and the caches are left to
+ * their owners, who are at work. The caller holds the lock.
  *
  * @return the bytes given back.
  */

@@ -318,9 +318,11 @@ malloc_heap_trim_unused(struct rte_mem_config *mcfg, struct malloc_heap *heap)
 
 	/*
 	 * Free memory that cannot go (pinned pages, pieces of pages) stayed
-	 * free too: only what stayed free beyond it goes.
+	 * free too: only what stayed free beyond it goes. A heap whose free
+	 * memory ran out since the last call (a table freed and taken again)
+	 * has nothing to give: no walk of its lists under the lock.
 	 */
-	for (i = 0; i < heap->n_bins; i++)
+	for (i = 0; i < heap->n_bins && heap->free_low > 0; i++)
 		heap_scan(mcfg, heap, &heap->bins[i], NULL, &can_go);
 	kept = heap->free_size - RTE_MIN(can_go, heap->free_size);
 	if (heap->free_low > kept)
