@@ -313,18 +313,19 @@ main(int argc, char **argv)
 		usage();
 		return EXIT_USAGE;
 	}
-	if (strcmp(o.alloc, "libc") == 0) {
-		provider_print();
-		return cases_run(&o, &libc_ops[o.zero], mt_run_pthreads,
-				       NULL) == 0 ?
+	/* malloc() or the list, on plain threads */
+	if (strcmp(o.alloc, "dpdk") != 0) {
+		bool libc = strcmp(o.alloc, "libc") == 0;
+
+		if (libc)
+			provider_print();
+		return cases_run(&o,
+				       libc ? &libc_ops[o.zero] :
+					      &peer_list_ops[o.zero],
+				       mt_run_pthreads, NULL) == 0 ?
 				EXIT_SUCCESS :
 				EXIT_FAILURE;
 	}
-	if (strcmp(o.alloc, "list") == 0)
-		return cases_run(&o, &peer_list_ops[o.zero], mt_run_pthreads,
-				       NULL) == 0 ?
-				EXIT_SUCCESS :
-				EXIT_FAILURE;
 	if (dpdk_open(o.dpdk_lib) < 0)
 		return EXIT_FAILURE;
 	/* the EAL arguments: what follows "--", under our program name */

@@ -28,6 +28,7 @@ struct list_thread {
 
 static _Thread_local struct list_thread list_self;
 static pthread_key_t list_key;
+static int list_key_err; /* pthread_key_create() failed */
 static pthread_once_t list_once = PTHREAD_ONCE_INIT;
 
 static void
@@ -41,8 +42,7 @@ list_thread_exit(void *arg)
 static void
 list_key_create(void)
 {
-	if (pthread_key_create(&list_key, list_thread_exit) != 0)
-		list_key = (pthread_key_t)-1;
+	list_key_err = pthread_key_create(&list_key, list_thread_exit);
 }
 
 /*
@@ -57,7 +57,7 @@ list_region_map(void)
 	uintptr_t start;
 
 	pthread_once(&list_once, list_key_create);
-	if (list_key == (pthread_key_t)-1)
+	if (list_key_err != 0)
 		return -1;
 	t->map_len = (size_t)MT_THREAD_BYTES + LIST_ALIGN;
 	t->map = mmap(NULL, t->map_len, PROT_READ | PROT_WRITE,

@@ -147,26 +147,23 @@ static double
 target_ratio(const struct mperf_mt *mt, enum mt_shape shape, size_t size,
 		enum target_kind kind, bool *ok)
 {
+	const char *who = kind == TARGET_KIND_FLOOR ? "list" : "rtemem";
 	const struct mperf_mt_row *a = NULL, *b = NULL;
 	double ratio;
 
 	switch (kind) {
 	case TARGET_KIND_PEER:
-		a = mperf_mt_find(mt, "rtemem", shape, size, 1);
+		a = mperf_mt_find(mt, who, shape, size, 1);
 		b = best_peer(mt, shape, size, 1);
 		break;
 	case TARGET_KIND_SCALING:
 	case TARGET_KIND_FLOOR:
-		a = mperf_mt_find(mt,
-				kind == TARGET_KIND_FLOOR ? "list" : "rtemem",
-				shape, size, 2);
-		b = mperf_mt_find(mt,
-				kind == TARGET_KIND_FLOOR ? "list" : "rtemem",
-				shape, size, 1);
+		a = mperf_mt_find(mt, who, shape, size, 2);
+		b = mperf_mt_find(mt, who, shape, size, 1);
 		break;
 	case TARGET_KIND_REMOTE:
-		a = mperf_mt_find(mt, "rtemem", MT_REMOTE, size, 2);
-		b = mperf_mt_find(mt, "rtemem", MT_ALL_THEN_FREE, size, 2);
+		a = mperf_mt_find(mt, who, MT_REMOTE, size, 2);
+		b = mperf_mt_find(mt, who, MT_ALL_THEN_FREE, size, 2);
 		break;
 	}
 	if (a == NULL || b == NULL)
