@@ -71,6 +71,16 @@
 #define MT_ROUND_NS 2000000u
 /** Repetitions of a round at most. */
 #define MT_MAX_REPS 1000u
+/**
+ * The round trip of a cache line between two threads is measured in
+ * MT_RTT_BATCHES batches of MT_RTT_TRIPS, the fastest batch kept: 50 us
+ * to 0.3 ms here. The host of this VM moves its two vCPUs between cores
+ * that share a cache (about 55 ns) and cores that do not (about 320 ns)
+ * from one minute to the next, which sets what a free of another
+ * thread's block costs.
+ */
+#define MT_RTT_TRIPS 100u
+#define MT_RTT_BATCHES 10u
 /** Threads of a case at most. */
 #define MT_MAX_THREADS 64
 /**
@@ -117,6 +127,12 @@ struct mt_result {
 	unsigned int reps; /**< times each thread runs them per round */
 	double ns_per_op; /**< median round: mean thread time per operation */
 	double mops; /**< median round: all threads' operations per wall us */
+	/**
+	 * With two threads or more: the round trip of a cache line between
+	 * threads 0 and 1 in ns, the worse of before and after the timed
+	 * rounds; 0 with one thread.
+	 */
+	double rtt_ns;
 	bool failed; /**< an allocation returned NULL */
 };
 
@@ -193,7 +209,7 @@ int mt_parse_threads(const char *s, unsigned int *v, unsigned int max);
 
 /**
  * The line a peer prints per case, read back by mt_result_parse():
- * "mt-row SHAPE SIZE THREADS BLOCKS REPS NS_PER_OP MOPS".
+ * "mt-row SHAPE SIZE THREADS BLOCKS REPS NS_PER_OP MOPS RTT_NS".
  */
 void mt_result_print(
 		FILE *f, const struct mt_case *c, const struct mt_result *res);

@@ -137,6 +137,7 @@ enum target_kind {
 	TARGET_KIND_SCALING, /* rtemem on two lcores / one */
 	TARGET_KIND_REMOTE, /* rtemem's remote / same-lcore frees */
 	TARGET_KIND_FLOOR, /* the list on two threads / one: no target */
+	TARGET_KIND_FLOOR_REMOTE, /* the list's remote / same: no target */
 };
 
 /*
@@ -147,7 +148,9 @@ static double
 target_ratio(const struct mperf_mt *mt, enum mt_shape shape, size_t size,
 		enum target_kind kind, bool *ok)
 {
-	const char *who = kind == TARGET_KIND_FLOOR ? "list" : "rtemem";
+	bool floor = kind == TARGET_KIND_FLOOR ||
+			kind == TARGET_KIND_FLOOR_REMOTE;
+	const char *who = floor ? "list" : "rtemem";
 	const struct mperf_mt_row *a = NULL, *b = NULL;
 	double ratio;
 
@@ -162,18 +165,19 @@ target_ratio(const struct mperf_mt *mt, enum mt_shape shape, size_t size,
 		b = mperf_mt_find(mt, who, shape, size, 1);
 		break;
 	case TARGET_KIND_REMOTE:
+	case TARGET_KIND_FLOOR_REMOTE:
 		a = mperf_mt_find(mt, who, MT_REMOTE, size, 2);
 		b = mperf_mt_find(mt, who, MT_ALL_THEN_FREE, size, 2);
 		break;
 	}
 	if (a == NULL || b == NULL)
 		return NAN;
-	if (kind == TARGET_KIND_REMOTE) {
+	if (kind == TARGET_KIND_REMOTE || kind == TARGET_KIND_FLOOR_REMOTE) {
 		ratio = a->r.ns_per_op / b->r.ns_per_op;
-		*ok = ratio <= TARGET_REMOTE;
+		*ok = floor || ratio <= TARGET_REMOTE;
 	} else {
 		ratio = a->r.mops / b->r.mops;
-		*ok = kind == TARGET_KIND_FLOOR ||
+		*ok = floor ||
 				ratio >= (kind == TARGET_KIND_PEER ? TARGET_VS_PEER :
 								     TARGET_SCALING);
 	}
@@ -204,6 +208,30 @@ print_target_line(const struct mperf_ctx *ctx, FILE *f, const char *what,
 	return missed;
 }
 
+/*
+ * The round trip of a cache line between rtemem's two lcores during the
+ * kept run of each size of @p shape (mt_result.rtt_ns): it sets what the
+ * gain from a second lcore and a free of another lcore's block cost.
+ */
+static void
+print_rtt_line(const struct mperf_ctx *ctx, FILE *f, const char *what,
+		enum mt_shape shape)
+{
+	unsigned int s;
+
+	fprintf(f, "%-24s %-13s", what, mt_shape_name(shape));
+	for (s = 0; s < mt_n_sizes && mt_sizes[s] <= TARGET_MAX_SIZE; s++) {
+		const struct mperf_mt_row *r = mperf_mt_find(
+				&ctx->mt, "rtemem", shape, mt_sizes[s], 2);
+
+		if (r == NULL || r->r.rtt_ns <= 0)
+			fprintf(f, " %6s", "-");
+		else
+			fprintf(f, " %6.0f", r->r.rtt_ns);
+	}
+	fputc('\n', f);
+}
+
 static void
 print_targets(const struct mperf_ctx *ctx, FILE *f)
 {
@@ -228,6 +256,11 @@ print_targets(const struct mperf_ctx *ctx, FILE *f)
 	print_target_line(ctx, f, "floor: list, 2 / 1", MT_ALL_THEN_FREE,
 			TARGET_KIND_FLOOR);
 	print_target_line(ctx, f, "", MT_PAIRS, TARGET_KIND_FLOOR);
+	print_target_line(ctx, f, "floor: list, remote/same", MT_REMOTE,
+			TARGET_KIND_FLOOR_REMOTE);
+	print_rtt_line(ctx, f, "line round trip, ns", MT_ALL_THEN_FREE);
+	print_rtt_line(ctx, f, "(2 lcores, rtemem)", MT_PAIRS);
+	print_rtt_line(ctx, f, "", MT_REMOTE);
 	fprintf(f, "targets missed: %u\n", missed);
 }
 
@@ -265,11 +298,11 @@ mperf_write_threads_json(const struct mperf_ctx *ctx, FILE *f)
 		const struct mperf_mt_row *r = &ctx->mt.v[i];
 
 		/* No allocator or shape name holds a quote or a backslash. */
-		fprintf(f, "%s\n    {\"alloc\": \"%s\", \"shape\": \"%s\", \"size\": %zu, \"threads\": %u, \"blocks\": %u, \"reps\": %u, \"ns_per_op\": %.4f, \"mops\": %.4f}",
+		fprintf(f, "%s\n    {\"alloc\": \"%s\", \"shape\": \"%s\", \"size\": %zu, \"threads\": %u, \"blocks\": %u, \"reps\": %u, \"ns_per_op\": %.4f, \"mops\": %.4f, \"rtt_ns\": %.0f}",
 				i ? "," : "", r->alloc,
 				mt_shape_name(r->c.shape), r->c.size,
 				r->c.threads, r->r.blocks, r->r.reps,
-				r->r.ns_per_op, r->r.mops);
+				r->r.ns_per_op, r->r.mops, r->r.rtt_ns);
 	}
 	fprintf(f, "\n  ]");
 	return ferror(f) ? -1 : 0;
@@ -286,14 +319,15 @@ mperf_write_threads_csv(const struct mperf_ctx *ctx, const char *path)
 				strerror(errno));
 		return -1;
 	}
-	fputs("alloc,shape,size,threads,blocks,reps,ns_per_op,mops\n", f);
+	fputs("alloc,shape,size,threads,blocks,reps,ns_per_op,mops,rtt_ns\n",
+			f);
 	for (i = 0; i < ctx->mt.n; i++) {
 		const struct mperf_mt_row *r = &ctx->mt.v[i];
 
-		fprintf(f, "%s,%s,%zu,%u,%u,%u,%.4f,%.4f\n", r->alloc,
+		fprintf(f, "%s,%s,%zu,%u,%u,%u,%.4f,%.4f,%.0f\n", r->alloc,
 				mt_shape_name(r->c.shape), r->c.size,
 				r->c.threads, r->r.blocks, r->r.reps,
-				r->r.ns_per_op, r->r.mops);
+				r->r.ns_per_op, r->r.mops, r->r.rtt_ns);
 	}
 	if (fclose(f) != 0) {
 		fprintf(stderr, "%s: --csv %s: %s\n", MPERF_PROG, path,
