@@ -26,6 +26,8 @@
 #include <rte_malloc.h>
 
 #include "malloc_check.h"
+#include "malloc_slab.h"
+#include "malloc_state.h"
 #include "test.h"
 
 #define MB (1UL << 20)
@@ -458,6 +460,130 @@ mo_child_remote_decay(int argc, char **argv)
 }
 REGISTER_CHILD_ACTION(mo_remote_decay, mo_child_remote_decay)
 
+#define MO_HELD_OBJS 3000 /* 64 B objects of the main lcore: 3 slabs */
+#define MO_HELD_FREES 100 /* freed by the worker: more than it holds */
+#define MO_HELD_AGAIN 1500 /* allocated again: more than a slab holds */
+
+static char *mo_held[MO_HELD_OBJS];
+
+/*
+ * Worker: allocate once, so that its cache has the heap and holds frees
+ * back, then free the first MO_HELD_FREES of mo_held, the last first.
+ */
+static int
+mo_free_backwards(void *arg)
+{
+	unsigned int i;
+
+	RTE_SET_USED(arg);
+	rte_free(rte_malloc(NULL, 64, 0));
+	for (i = MO_HELD_FREES; i-- > 0;)
+		rte_free(mo_held[i]);
+	return 0;
+}
+
+static int
+mo_ptr_cmp(const void *a, const void *b)
+{
+	const char *x = *(const char *const *)a, *y = *(const char *const *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * Objects of slab @p s that other threads freed and the owner has not
+ * collected, and (*@p counted) how many of them are counted. The slab's
+ * metadata is poisoned in ASan builds.
+ */
+static unsigned int __rte_no_asan
+mo_marked(const struct malloc_slab *s, uint32_t *counted)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < s->n_objs; i++)
+		n += s->state[i] == MALLOC_SLAB_OBJ_REMOTE;
+	*counted = __atomic_load_n(&s->remote_n, __ATOMIC_ACQUIRE);
+	return n;
+}
+
+/*
+ * Child with two lcores, pages kept: the worker frees objects of the
+ * main lcore's first slab, the last first, and counts them for the owner
+ * 64 at a time: 64 counted, 36 marked and held back. The owner, out of
+ * objects, collects as many as are counted, the first marked ones by
+ * address (the 36 held and 28 counted): every object it hands out is
+ * another, none is written over, and once the statistics have the
+ * worker's held ones counted they are back where they started.
+ */
+static int
+mo_child_remote_held(int argc, char **argv)
+{
+	static char *q[MO_HELD_AGAIN], *all[MO_HELD_OBJS + MO_HELD_AGAIN];
+	unsigned int worker = rte_get_next_lcore(-1, 1, 0), i, n = 0;
+	struct rte_malloc_socket_stats s0, s;
+	const struct malloc_slab *slab;
+	uint32_t counted;
+	bool live;
+
+	RTE_SET_USED(argc);
+	RTE_SET_USED(argv);
+	if (worker >= RTE_MAX_LCORE || rte_malloc_get_socket_stats(0, &s0) < 0)
+		return 1;
+	for (i = 0; i < MO_HELD_OBJS; i++) {
+		mo_held[i] = rte_malloc(NULL, 64, 0);
+		if (mo_held[i] == NULL)
+			return 2;
+		memset(mo_held[i], 0xa5, 64);
+	}
+	slab = malloc_slab_of(malloc_mcfg_get(), mo_held[0], &live);
+	if (slab == NULL ||
+			slab !=
+					malloc_slab_of(malloc_mcfg_get(),
+							mo_held[MO_HELD_FREES -
+									1],
+							&live))
+		return 3;
+	if (rte_eal_remote_launch(mo_free_backwards, NULL, worker) != 0 ||
+			rte_eal_wait_lcore(worker) != 0)
+		return 4;
+	if (mo_marked(slab, &counted) != MO_HELD_FREES ||
+			counted != MALLOC_SLAB_HELD)
+		return 5;
+	for (i = 0; i < MO_HELD_AGAIN; i++) {
+		q[i] = rte_malloc(NULL, 64, 0);
+		if (q[i] == NULL)
+			return 6;
+		memset(q[i], (int)(i % 251) + 1, 64);
+		all[n++] = q[i];
+	}
+	if (mo_marked(slab, &counted) != MO_HELD_FREES - MALLOC_SLAB_HELD ||
+			counted != 0)
+		return 7;
+	for (i = MO_HELD_FREES; i < MO_HELD_OBJS; i++)
+		all[n++] = mo_held[i];
+	qsort(all, n, sizeof(all[0]), mo_ptr_cmp);
+	for (i = 1; i < n; i++)
+		if (all[i - 1] + 64 > all[i])
+			return 8;
+	for (i = 0; i < MO_HELD_OBJS + MO_HELD_AGAIN; i++) {
+		char *p = i < MO_HELD_AGAIN ? q[i] : mo_held[i - MO_HELD_AGAIN];
+		int v = i < MO_HELD_AGAIN ? (int)(i % 251) + 1 : 0xa5;
+		unsigned int k;
+
+		if (i >= MO_HELD_AGAIN && i - MO_HELD_AGAIN < MO_HELD_FREES)
+			continue;
+		for (k = 0; k < 64; k++)
+			if (p[k] != (char)v)
+				return 9;
+		rte_free(p);
+	}
+	if (rte_malloc_get_socket_stats(0, &s) < 0 ||
+			s.alloc_count != s0.alloc_count)
+		return 10;
+	return 0;
+}
+REGISTER_CHILD_ACTION(mo_remote_held, mo_child_remote_held)
+
 /*
  * Run @p action with the EAL options @p opts (NULL-ended, up to 4) in a
  * scratch dir, then "--" and @p app_arg; 0 if it exits 0.
@@ -590,6 +716,21 @@ test_mo_remote_decay(void)
 	return mo_run_opts("remotedecay", "mo_remote_decay", opts, "0");
 }
 
+static int
+test_mo_remote_held(void)
+{
+	static const char *const opts[] = { "--lcores=0@0,1@0",
+		"--malloc-decay=3600000", NULL };
+
+	/* Blocks with cookies (-Dmalloc_debug) need headers: no slabs. */
+	if (!malloc_state_of(malloc_mcfg_get())->slabs_on) {
+		printf("no slabs in this build: nothing to test\n");
+		return TEST_SKIPPED;
+	}
+
+	return mo_run_opts("remoteheld", "mo_remote_held", opts, "0");
+}
+
 static struct unit_test_suite mo_suite = {
 	.suite_name = "heap options",
 	.unit_test_cases = {
@@ -604,6 +745,7 @@ static struct unit_test_suite mo_suite = {
 		TEST_CASE(test_mo_decay),
 		TEST_CASE(test_mo_unused),
 		TEST_CASE(test_mo_remote_decay),
+		TEST_CASE(test_mo_remote_held),
 		TEST_CASES_END(),
 	},
 };

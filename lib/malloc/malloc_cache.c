@@ -374,7 +374,7 @@ cache_take(struct rte_mem_config *mcfg, struct malloc_heap *heap,
 	CACHE_FOREACH(heap->cache_lcores, l)
 	{
 		/*
-		 * The caller's own chain of another lcore's objects goes to
+		 * The caller's own count of another lcore's objects goes to
 		 * that lcore's slab: its cache must be swept too.
 		 */
 		if (l == self) {
@@ -501,7 +501,7 @@ malloc_cache_forget(struct rte_mem_config *mcfg, const uint64_t *taken)
 		memset(c->head, 0, sizeof(c->head));
 		memset(c->count, 0, sizeof(c->count));
 		__atomic_store_n(&c->size, 0, __ATOMIC_RELAXED);
-		/* Held objects stay out of use: their chain may be half made. */
+		/* Held objects stay out of use: their count may be stale. */
 		c->held_slab = NULL;
 		__atomic_store_n(&c->held_n, 0, __ATOMIC_RELAXED);
 	}

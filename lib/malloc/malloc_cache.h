@@ -156,13 +156,11 @@ struct malloc_cache {
 	uint32_t slab_remote __rte_cache_aligned;
 	uint32_t slab_idle __rte_cache_aligned;
 	/*
-	 * Objects of another lcore's slab that this lcore freed and holds
-	 * back, to hand them over in one go (malloc_slab_free_other()): a
-	 * chain through the objects, as the slab's own remote chain.
+	 * Objects of another lcore's slab that this lcore freed (marked
+	 * REMOTE) and has not counted yet, to count them in one go
+	 * (malloc_slab_free_other()).
 	 */
 	struct malloc_slab *held_slab; /* their slab, or NULL */
-	void *held_head; /* the last one freed: the chain's start */
-	void *held_tail; /* the first one freed: the chain's end */
 	uint32_t held_n; /* how many: drainers read it */
 	/*
 	 * Bytes rte_zmalloc() cleared in blocks of this cache's heap that
@@ -381,7 +379,7 @@ void malloc_cache_give_back(struct rte_mem_config *mcfg, const uint64_t *taken);
  * held, after a process died inside a heap operation: they may name
  * elements a drain had half dealt with. Their elements stay CACHED, for
  * malloc_heap_rebuild() to free; the slab objects they held back for
- * other lcores stay out of use (a leak, as their chain may be half made).
+ * other lcores stay out of use (a leak, as their count may be stale).
  * The caller holds the heap lock and the caches (malloc_cache_take()).
  */
 void malloc_cache_forget(struct rte_mem_config *mcfg, const uint64_t *taken);

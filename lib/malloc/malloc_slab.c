@@ -161,34 +161,69 @@ slab_list(struct malloc_cache *c, const struct malloc_slab *s)
 	return s->full ? &c->full[s->cls] : &c->slabs[s->cls];
 }
 
+/* State bytes read eight at a time, through a type that may alias them. */
+typedef uint64_t __attribute__((may_alias)) slab_states_word;
+
+#define SLAB_STATES_ONES UINT64_C(0x0101010101010101)
+
 /*
- * Move the objects other threads freed onto slab @p s to its owner's
- * chain. @return how many.
+ * Mark free and chain onto @p s's free chain @p n of the objects other
+ * threads marked REMOTE, reading the states a word at a time. The
+ * threads that freed them wrote nothing into them: a chain through the
+ * objects moved each object's line to the freeing CPU and back, which
+ * costs most where the two CPUs share no cache. @return how many.
+ */
+static uint32_t
+slab_take_remote(struct malloc_slab *s, uint32_t n)
+{
+	const uint64_t remote = SLAB_STATES_ONES * MALLOC_SLAB_OBJ_REMOTE;
+	const slab_states_word *words = (const slab_states_word *)s->state;
+	uint32_t i, j, found = 0;
+	void *head = s->local;
+
+	RTE_BUILD_BUG_ON(offsetof(struct malloc_slab, state) % 8 != 0);
+	/* States come in words: slab_slots() is a multiple of 8. */
+	for (i = s->first & ~7u; i < s->n_objs && found < n; i += 8) {
+		uint64_t x = __atomic_load_n(&words[i / 8], __ATOMIC_RELAXED) ^
+				remote;
+
+		/* No byte is REMOTE: x has no zero byte. */
+		if (((x - SLAB_STATES_ONES) & ~x & (SLAB_STATES_ONES << 7)) ==
+				0)
+			continue;
+		for (j = i; j < i + 8 && found < n; j++) {
+			void *obj;
+
+			if (__atomic_load_n(&s->state[j], __ATOMIC_ACQUIRE) !=
+					MALLOC_SLAB_OBJ_REMOTE)
+				continue;
+			__atomic_store_n(&s->state[j],
+					(uint8_t)MALLOC_SLAB_OBJ_FREE,
+					__ATOMIC_RELAXED);
+			obj = malloc_slab_obj(s, j);
+			malloc_slab_set_link(obj, head);
+			head = obj;
+			found++;
+		}
+	}
+	s->local = head;
+	return found;
+}
+
+/*
+ * Move the objects other threads freed and counted on slab @p s to its
+ * owner's chain. @return how many.
  */
 static uint32_t
 slab_collect(struct malloc_slab *s)
 {
-	void *head, *tail;
-	uint32_t n;
+	/* After the owner's flag: see slab_hand_over(). */
+	uint32_t n = __atomic_load_n(&s->remote_n, __ATOMIC_SEQ_CST);
 
-	if (__atomic_load_n(&s->remote_n, __ATOMIC_RELAXED) == 0)
+	if (n == 0)
 		return 0;
-	malloc_slab_lock(s);
-	head = s->remote;
-	tail = s->remote_tail;
-	n = s->remote_n;
-	s->remote = NULL;
-	s->remote_n = 0;
-	malloc_slab_unlock(s);
-	/*
-	 * Spliced whole, states left REMOTE: walking the chain to mark each
-	 * object free read every object another CPU had just written, and
-	 * made a remote free of a 64 KB object cost twice a local one.
-	 */
-	if (head != NULL) {
-		malloc_slab_set_link(tail, s->local);
-		s->local = head;
-	}
+	n = slab_take_remote(s, n);
+	__atomic_fetch_sub(&s->remote_n, n, __ATOMIC_RELAXED);
 	s->live -= n;
 	return n;
 }
@@ -268,7 +303,7 @@ slab_take_any(struct malloc_cache *c, int cls, bool *dirty)
 		}
 		if (collected ||
 				!__atomic_exchange_n(&c->slab_remote, 0,
-						__ATOMIC_ACQUIRE))
+						__ATOMIC_SEQ_CST))
 			return NULL;
 		slab_collect_all(c);
 		collected = true;
@@ -336,7 +371,6 @@ slab_init(void *data, int cls, unsigned int lcore, unsigned int heap_idx,
 	s->first = slab_first(cls);
 	s->n_objs = slab_slots(cls);
 	s->bump = s->first;
-	eal_mplock_init(&s->lock);
 	malloc_asan_poison(malloc_slab_obj(s, s->first),
 			(size_t)(s->n_objs - s->first) << shift);
 	return s;
@@ -676,30 +710,30 @@ slab_free_local(struct rte_mem_config *mcfg, struct malloc_cache *c,
 }
 
 /*
- * Put the chain @p head .. @p tail of @p n objects of @p s, freed by
- * threads that do not own it, on its remote chain, and tell its owner.
+ * Count @p n objects of @p s, freed and marked REMOTE by threads that do
+ * not own it, for its owner to collect, and tell the owner.
  *
  * @return true if that may have been the slab's last live object: a
- *   guess, as the owner counts without the lock. Once unlocked, s may be
- *   gone.
+ *   guess, as the owner counts without a lock. Once counted, s may be
+ *   gone: nothing of it is read after.
  */
 static bool
-slab_hand_over(struct malloc_state *st, struct malloc_slab *s, void *head,
-		void *tail, uint32_t n)
+slab_hand_over(struct malloc_state *st, struct malloc_slab *s, uint32_t n)
 {
-	unsigned int owner = s->owner;
+	uint32_t *told = &st->caches[s->owner].slab_remote;
+	uint32_t live = __atomic_load_n(&s->live, __ATOMIC_RELAXED);
 	bool last;
 
-	malloc_slab_lock(s);
-	malloc_slab_set_link(tail, s->remote);
-	if (s->remote == NULL)
-		s->remote_tail = tail;
-	s->remote = head;
-	__atomic_store_n(&s->remote_n, s->remote_n + n, __ATOMIC_RELAXED);
-	last = s->remote_n == __atomic_load_n(&s->live, __ATOMIC_RELAXED);
-	malloc_slab_unlock(s);
+	/*
+	 * In one order with the owner's exchange of its flag and its read
+	 * of the count after it (slab_take_any(), malloc_slab_sweep()): the
+	 * owner finds the count, or the flag set again. The owner's line is
+	 * written only when the flag is clear.
+	 */
+	last = __atomic_add_fetch(&s->remote_n, n, __ATOMIC_SEQ_CST) == live;
 	/* A drain claims the cache and collects: see malloc_cache_take(). */
-	__atomic_store_n(&st->caches[owner].slab_remote, 1, __ATOMIC_RELEASE);
+	if (__atomic_load_n(told, __ATOMIC_SEQ_CST) == 0)
+		__atomic_store_n(told, 1, __ATOMIC_SEQ_CST);
 	return last;
 }
 
@@ -734,12 +768,9 @@ slab_held_flush(struct malloc_state *st, struct malloc_cache *c)
 	uint32_t n = __atomic_load_n(&c->held_n, __ATOMIC_ACQUIRE);
 	bool last = false;
 
-	/*
-	 * The count says what the chain holds: an owner that died before
-	 * counting a chain's first object left its other fields stale.
-	 */
+	/* An owner that died before counting its first left s stale. */
 	if (s != NULL && n != 0)
-		last = slab_hand_over(st, s, c->held_head, c->held_tail, n);
+		last = slab_hand_over(st, s, n);
 	__atomic_store_n(&c->held_n, 0, __ATOMIC_RELEASE);
 	c->held_slab = NULL;
 	return last;
@@ -759,28 +790,23 @@ slab_held_max(const struct malloc_slab *s)
 }
 
 /*
- * Hold object @p i of @p s back in cache @p c, the caller's, which it
- * has entered: objects of one slab go over together, under one lock,
- * once slab_held_max() wait or the next one is another slab's. The
- * count is written last, so a chain is whole up to what it counts.
- * @return as slab_hand_over(), for the objects handed over; *@p started
- *   is set if this object started a chain where there was none.
+ * Count one more object of @p s, marked REMOTE, in cache @p c, the
+ * caller's, which it has entered: objects of one slab are counted
+ * together, once slab_held_max() wait or the next one is another slab's.
+ * @return as slab_hand_over(), for the objects counted; *@p started is
+ *   set if this object started a count where there was none.
  */
 static bool
 slab_hold(struct malloc_state *st, struct malloc_cache *c,
-		struct malloc_slab *s, uint32_t i, bool *started)
+		struct malloc_slab *s, bool *started)
 {
-	void *obj = malloc_slab_obj(s, i);
 	bool last = false;
 
 	*started = c->held_slab == NULL;
 	if (c->held_slab != s) {
 		last = slab_held_flush(st, c);
 		c->held_slab = s;
-		c->held_tail = obj;
 	}
-	malloc_slab_set_link(obj, c->held_head);
-	c->held_head = obj;
 	__atomic_store_n(&c->held_n, c->held_n + 1, __ATOMIC_RELEASE);
 	if (c->held_n >= slab_held_max(s))
 		last |= slab_held_flush(st, c);
@@ -794,31 +820,33 @@ malloc_slab_free_other(
 	struct malloc_state *st = malloc_state_of(mcfg);
 	unsigned int lcore = malloc_cache_lcore(), heap_idx = s->heap_idx;
 	uint8_t busy = MALLOC_SLAB_OBJ_BUSY;
-	void *obj = malloc_slab_obj(s, i);
 	struct malloc_cache *c = NULL;
 	bool last, started = false;
 
+	/*
+	 * Before the owner may see the mark: then it may hand the object
+	 * out again. The object is live, or already free and poisoned.
+	 */
+	malloc_asan_poison(malloc_slab_obj(s, i), malloc_slab_obj_size(s));
 	/* Two threads freeing one object: only one finds it busy. */
 	if (!__atomic_compare_exchange_n(&s->state[i], &busy,
 			    (uint8_t)MALLOC_SLAB_OBJ_REMOTE, false,
-			    __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+			    __ATOMIC_RELEASE, __ATOMIC_RELAXED))
 		return false;
-	/* Before the owner may see it: then it may hand it out again. */
-	malloc_asan_poison(obj, malloc_slab_obj_size(s));
 	if (lcore < RTE_MAX_LCORE &&
 			malloc_page_return(mcfg)->hold_remote_frees &&
 			st->caches[lcore].heap_idx == (int32_t)heap_idx)
 		c = &st->caches[lcore];
 	if (c != NULL && malloc_cache_enter(c)) {
-		last = slab_hold(st, c, s, i, &started);
+		last = slab_hold(st, c, s, &started);
 		malloc_cache_leave(c);
 	} else {
-		last = slab_hand_over(st, s, obj, obj, 1);
+		last = slab_hand_over(st, s, 1);
 	}
 	/*
-	 * If this lcore goes idle, the trim thread hands its chain over:
-	 * told once the chain shows, when one starts where there was none
-	 * (a trim that drains the caches marks the heap unkept first).
+	 * If this lcore goes idle, the trim thread hands its count over:
+	 * told once a count starts where there was none (a trim that
+	 * drains the caches marks the heap unkept first).
 	 */
 	if (last)
 		slab_left_empty(mcfg, &st->heaps[heap_idx]);
@@ -895,10 +923,10 @@ malloc_slab_sweep(struct rte_mem_config *mcfg, struct malloc_heap *heap,
 			(int32_t)malloc_heap_idx(malloc_state_of(mcfg), heap))
 		return;
 	/*
-	 * A remote free sets the flag after its object is on the chain:
-	 * reading the flag shows the chain; a later free sets it again.
+	 * A remote free sets the flag after it counted its objects:
+	 * reading the flag shows the count; a later free sets it again.
 	 */
-	__atomic_exchange_n(&c->slab_remote, 0, __ATOMIC_ACQ_REL);
+	__atomic_exchange_n(&c->slab_remote, 0, __ATOMIC_SEQ_CST);
 	__atomic_store_n(&c->slab_idle, 0, __ATOMIC_RELAXED);
 	for (cls = 0; cls < MALLOC_SLAB_CLASSES; cls++) {
 		slab_sweep_list(c, &c->full[cls], empty);
@@ -944,13 +972,4 @@ malloc_slab_count(const struct malloc_cache *c, unsigned int *slabs,
 		if (slots > l)
 			*free_bytes += (size_t)(slots - l) << (6 + cls);
 	}
-}
-
-void
-malloc_slab_lock_taken_over(const struct malloc_slab *s)
-{
-	RTE_LOG(WARNING, MALLOC,
-			"a process died holding the lock of the slab at %p: "
-			"objects it was freeing may stay out of use\n",
-			(const void *)s);
 }

@@ -17,8 +17,8 @@
  * for 8 to 64 KB, so that the header and metadata take a sixteenth of a
  * slab at most.
  * Each slab belongs to an lcore cache: its owner allocates and frees
- * without a lock; other threads free onto a locked remote list the owner
- * collects. Two bits per MALLOC_SLAB_LEN of a memseg list say whether a
+ * without a lock; other threads mark what they free in its state bytes
+ * and count it, and the owner collects it. Two bits per MALLOC_SLAB_LEN of a memseg list say whether a
  * slab covers it and which length (enum malloc_slab_kind), so that
  * rte_free() tells an object from an element, and finds its slab, by
  * one word.
@@ -31,7 +31,6 @@
 
 #include <rte_common.h>
 
-#include "eal_mplock.h"
 #include "malloc_elem.h"
 
 struct malloc_heap;
@@ -78,7 +77,7 @@ struct rte_mem_config;
 enum malloc_slab_obj_state {
 	MALLOC_SLAB_OBJ_BUSY = 0xb5,
 	MALLOC_SLAB_OBJ_FREE = 0x5f,
-	/* On the remote chain, then the owner's: as free to a take. */
+	/* Freed by another thread: free once its owner collects it. */
 	MALLOC_SLAB_OBJ_REMOTE = 0xc3,
 };
 
@@ -115,10 +114,12 @@ struct malloc_slab {
 	uint8_t full; /* 1: off its owner's list, nothing free */
 	uint8_t len_shift; /* log2 of its length */
 	uint8_t idle; /* 1: empty, on its owner's idle list of its kind */
-	struct eal_mplock lock; /* guards remote, remote_tail and remote_n */
-	void *remote; /* chain of objects freed by other threads */
-	void *remote_tail; /* its last object, if remote is not NULL */
-	uint32_t remote_n; /* objects on it */
+	/*
+	 * Objects other threads freed and counted, which the owner has not
+	 * collected: as many REMOTE states at least (one is marked before
+	 * it is counted). Added to and taken from atomically.
+	 */
+	uint32_t remote_n;
 	struct malloc_slab *prev, *next; /* in its owner's list of the class */
 	uint8_t state[]; /* per object: MALLOC_SLAB_OBJ_*, or 0 */
 };
@@ -360,27 +361,6 @@ void malloc_slab_sweep(struct rte_mem_config *mcfg, struct malloc_heap *heap,
  */
 void malloc_slab_release(struct rte_mem_config *mcfg, struct malloc_heap *heap,
 		struct malloc_slab *empty);
-
-/*
- * Log that @p s's lock was taken over from a process that died holding
- * it: the objects it was moving may be lost to the slab (a leak), the
- * chain itself is whole.
- */
-void malloc_slab_lock_taken_over(const struct malloc_slab *s);
-
-/* Take and release the lock of slab @p s (its remote frees). */
-static inline void
-malloc_slab_lock(struct malloc_slab *s)
-{
-	if (unlikely(eal_mplock_lock(&s->lock, eal_mplock_self) != 0))
-		malloc_slab_lock_taken_over(s);
-}
-
-static inline void
-malloc_slab_unlock(struct malloc_slab *s)
-{
-	eal_mplock_unlock(&s->lock);
-}
 
 /*
  * Count the slabs of cache @p c, the objects live in them (handed out and
