@@ -58,7 +58,7 @@ enum eal_opt_arg {
 	X(MATCH_ALLOCATIONS, "match-allocations", 0, EAL_ARG_NONE, NULL, \
 			"Free memory exactly as it was allocated") \
 	X(MALLOC_RETAIN, "malloc-retain", 0, EAL_ARG_REQUIRED, "MB", \
-			"Free memory each heap keeps mapped for reuse, in MB or with a K/M/G suffix (default 256; 0: give pages back at once)") \
+			"Free memory each heap keeps mapped for reuse, in MB or with a K/M/G suffix (default 1G; 0: give pages back at once)") \
 	X(MALLOC_DECAY, "malloc-decay", 0, EAL_ARG_REQUIRED, "MS", \
 			"How long kept memory may stay unused before it goes back, in ms (default 1000)") \
 	X(POPULATE_THREADS, "populate-threads", 0, EAL_ARG_REQUIRED, "N|auto", \
