@@ -165,10 +165,21 @@ slab_list(struct malloc_cache *c, const struct malloc_slab *s)
 typedef uint64_t __attribute__((may_alias)) slab_states_word;
 
 #define SLAB_STATES_ONES UINT64_C(0x0101010101010101)
+#define SLAB_STATES_HIGH (SLAB_STATES_ONES << 7)
+
+/* Chain object @p i of @p s in front of *@p head. */
+static inline void
+slab_chain(struct malloc_slab *s, uint32_t i, void **head)
+{
+	void *obj = malloc_slab_obj(s, i);
+
+	malloc_slab_set_link(obj, *head);
+	*head = obj;
+}
 
 /*
  * Mark free and chain onto @p s's free chain @p n of the objects other
- * threads marked REMOTE, reading the states a word at a time. The
+ * threads marked REMOTE, reading the states eight at a time. The
  * threads that freed them wrote nothing into them: a chain through the
  * objects moved each object's line to the freeing CPU and back, which
  * costs most where the two CPUs share no cache. @return how many.
@@ -177,32 +188,40 @@ static uint32_t
 slab_take_remote(struct malloc_slab *s, uint32_t n)
 {
 	const uint64_t remote = SLAB_STATES_ONES * MALLOC_SLAB_OBJ_REMOTE;
-	const slab_states_word *words = (const slab_states_word *)s->state;
-	uint32_t i, j, found = 0;
+	slab_states_word *words = (slab_states_word *)s->state;
+	uint32_t i, found = 0;
 	void *head = s->local;
 
 	RTE_BUILD_BUG_ON(offsetof(struct malloc_slab, state) % 8 != 0);
 	/* States come in words: slab_slots() is a multiple of 8. */
 	for (i = s->first & ~7u; i < s->n_objs && found < n; i += 8) {
-		uint64_t x = __atomic_load_n(&words[i / 8], __ATOMIC_RELAXED) ^
+		uint64_t x = __atomic_load_n(&words[i / 8], __ATOMIC_ACQUIRE) ^
 				remote;
+		/* The high bit of each byte of x that is zero: REMOTE. */
+		uint64_t m = ~(((x & ~SLAB_STATES_HIGH) + ~SLAB_STATES_HIGH) |
+					     x) &
+				SLAB_STATES_HIGH;
+		uint32_t j;
 
-		/* No byte is REMOTE: x has no zero byte. */
-		if (((x - SLAB_STATES_ONES) & ~x & (SLAB_STATES_ONES << 7)) ==
-				0)
+		/*
+		 * Eight REMOTE states at once: no other thread can change
+		 * one (a free only changes a busy state).
+		 */
+		if (m == SLAB_STATES_HIGH && n - found >= 8) {
+			__atomic_store_n(&words[i / 8],
+					SLAB_STATES_ONES * MALLOC_SLAB_OBJ_FREE,
+					__ATOMIC_RELAXED);
+			for (j = i; j < i + 8; j++)
+				slab_chain(s, j, &head);
+			found += 8;
 			continue;
-		for (j = i; j < i + 8 && found < n; j++) {
-			void *obj;
-
-			if (__atomic_load_n(&s->state[j], __ATOMIC_ACQUIRE) !=
-					MALLOC_SLAB_OBJ_REMOTE)
-				continue;
+		}
+		for (; m != 0 && found < n; m &= m - 1) {
+			j = i + ((uint32_t)__builtin_ctzll(m) >> 3);
 			__atomic_store_n(&s->state[j],
 					(uint8_t)MALLOC_SLAB_OBJ_FREE,
 					__ATOMIC_RELAXED);
-			obj = malloc_slab_obj(s, j);
-			malloc_slab_set_link(obj, head);
-			head = obj;
+			slab_chain(s, j, &head);
 			found++;
 		}
 	}
