@@ -24,6 +24,7 @@
 #include <rte_malloc.h>
 #include <rte_pause.h>
 
+#include "eal_lcore.h"
 #include "test.h"
 
 /* What a function saw on the lcore that ran it. */
@@ -510,6 +511,45 @@ test_thread_register_stale(void)
 	return TEST_SUCCESS;
 }
 
+/*
+ * eal_lcores_spare_cpus(): CPUs the main thread had before init, none an
+ * lcore's if any is left, else none the main lcore's if any is left.
+ */
+static int
+test_lcore_spare_cpus(void)
+{
+	const struct eal_lcores *lc = eal_lcores_get();
+	cpu_set_t spare, lcore_cpus, both;
+	int main_cpu;
+	unsigned int i;
+
+	TEST_ASSERT_NOT_NULL(lc, "no lcore table");
+	main_cpu = lc->lcore[lc->main_lcore].cpu;
+	CPU_ZERO(&lcore_cpus);
+	for (i = 0; i < RTE_MAX_LCORE; i++)
+		if (lc->lcore[i].enabled && lc->lcore[i].cpu >= 0)
+			CPU_SET(lc->lcore[i].cpu, &lcore_cpus);
+	eal_lcores_spare_cpus(lc, &spare);
+	TEST_ASSERT(CPU_COUNT(&spare) > 0, "no CPU");
+	CPU_AND(&both, &spare, &lc->main_affinity);
+	TEST_ASSERT(CPU_EQUAL(&both, &spare), "a CPU the process did not have");
+	CPU_AND(&both, &spare, &lcore_cpus);
+	for (i = 0; i < CPU_SETSIZE; i++)
+		if (CPU_ISSET(i, &lc->main_affinity) &&
+				!CPU_ISSET(i, &lcore_cpus))
+			break;
+	if (i < CPU_SETSIZE)
+		TEST_ASSERT_EQUAL(CPU_COUNT(&both), 0, "an lcore's CPU");
+	else if (CPU_COUNT(&lc->main_affinity) > 1)
+		TEST_ASSERT(!CPU_ISSET(main_cpu, &spare),
+				"the main lcore's CPU");
+	else
+		TEST_ASSERT(CPU_EQUAL(&spare, &lc->main_affinity), "not all");
+	printf("%d spare CPUs, the main lcore on CPU %d\n", CPU_COUNT(&spare),
+			main_cpu);
+	return TEST_SUCCESS;
+}
+
 static struct unit_test_suite lcore_suite = {
 	.suite_name = "lcore",
 	.setup = NULL,
@@ -523,6 +563,7 @@ static struct unit_test_suite lcore_suite = {
 		TEST_CASE(test_lcore_sockets),
 		TEST_CASE(test_thread_register),
 		TEST_CASE(test_thread_register_stale),
+		TEST_CASE(test_lcore_spare_cpus),
 		TEST_CASES_END(),
 	},
 };

@@ -79,6 +79,24 @@ eal_lcores_get(void)
 	return __atomic_load_n(&lcores_published, __ATOMIC_ACQUIRE);
 }
 
+void
+eal_lcores_spare_cpus(const struct eal_lcores *lc, cpu_set_t *set)
+{
+	unsigned int i;
+
+	*set = lc->main_affinity;
+	for (i = 0; i < RTE_MAX_LCORE; i++)
+		if (lc->lcore[i].enabled && lc->lcore[i].cpu >= 0)
+			CPU_CLR(lc->lcore[i].cpu, set);
+	if (CPU_COUNT(set) > 0)
+		return;
+	*set = lc->main_affinity;
+	if (lc->lcore[lc->main_lcore].cpu >= 0)
+		CPU_CLR(lc->lcore[lc->main_lcore].cpu, set);
+	if (CPU_COUNT(set) == 0)
+		*set = lc->main_affinity;
+}
+
 /* @return the enabled lcore @p id, or NULL. */
 static struct eal_lcore *
 lcore_get(unsigned int id)

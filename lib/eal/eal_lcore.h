@@ -100,6 +100,14 @@ void eal_lcores_set(struct eal_lcores *lc);
 struct eal_lcores *eal_lcores_get(void);
 
 /*
+ * The CPUs for a background thread of the EAL or the heaps, in *@p set:
+ * those the main thread could use before init that no lcore is pinned
+ * to; else those but the main lcore's, whose thread is the likeliest to
+ * wait for the background work; else all of them.
+ */
+void eal_lcores_spare_cpus(const struct eal_lcores *lc, cpu_set_t *set);
+
+/*
  * Bit per lcore id that another live process of the file prefix uses
  * too (eal_mp.h). Process state, written only inside rte_eal_init() and
  * rte_eal_cleanup(), before the lcores' threads start and after they end.
