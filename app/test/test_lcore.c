@@ -25,6 +25,7 @@
 #include <rte_pause.h>
 
 #include "eal_lcore.h"
+#include "eal_sys.h"
 #include "test.h"
 
 /* What a function saw on the lcore that ran it. */
@@ -511,6 +512,36 @@ test_thread_register_stale(void)
 	return TEST_SUCCESS;
 }
 
+/* A thread that calls eal_thread_idle(): its policy after the call. */
+static void *
+idle_thread(void *arg)
+{
+	int *policy = arg;
+
+	*policy = eal_thread_idle() == 0 ? sched_getscheduler(0) : -1;
+	return NULL;
+}
+
+/*
+ * eal_thread_idle() puts the calling thread, and only it, on SCHED_IDLE
+ * (the memzone image's prefetchers): the process's other threads keep
+ * theirs.
+ */
+static int
+test_thread_idle(void)
+{
+	int before = sched_getscheduler(0), policy = -2;
+	pthread_t t;
+
+	TEST_ASSERT(before >= 0 && before != SCHED_IDLE, "policy %d", before);
+	TEST_ASSERT_SUCCESS(pthread_create(&t, NULL, idle_thread, &policy),
+			"pthread_create");
+	TEST_ASSERT_SUCCESS(pthread_join(t, NULL), "pthread_join");
+	TEST_ASSERT_EQUAL(policy, SCHED_IDLE, "the thread's policy");
+	TEST_ASSERT_EQUAL(sched_getscheduler(0), before, "the caller's policy");
+	return TEST_SUCCESS;
+}
+
 /*
  * eal_lcores_spare_cpus(): CPUs the main thread had before init, none an
  * lcore's if any is left, else none the main lcore's if any is left.
@@ -563,6 +594,7 @@ static struct unit_test_suite lcore_suite = {
 		TEST_CASE(test_lcore_sockets),
 		TEST_CASE(test_thread_register),
 		TEST_CASE(test_thread_register_stale),
+		TEST_CASE(test_thread_idle),
 		TEST_CASE(test_lcore_spare_cpus),
 		TEST_CASES_END(),
 	},

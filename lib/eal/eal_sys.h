@@ -50,12 +50,14 @@ eal_proc_pid(uint64_t id)
 }
 
 /*
- * Give the calling thread alone the nice value @p nice (-20 to 19): a
- * background thread that must give way to the process's other threads.
+ * Let the calling thread alone run only when no other thread wants its
+ * CPU (SCHED_IDLE): a background thread that must give way to the
+ * process's other threads, which take the CPU from it as soon as they
+ * wake. Falls back to nice 19 where the policy is refused.
  *
  * @return 0, or -errno.
  */
-int eal_thread_nice(int nice);
+int eal_thread_idle(void);
 
 /* ---- thread fence ---- */
 

@@ -12,6 +12,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -81,7 +82,12 @@ eal_proc_alive(uint64_t id)
 }
 
 int
-eal_thread_nice(int nice)
+eal_thread_idle(void)
 {
-	return setpriority(PRIO_PROCESS, (id_t)gettid(), nice) < 0 ? -errno : 0;
+	struct sched_param sp = { .sched_priority = 0 };
+
+	/* On Linux, 0 names the calling thread, not the whole process. */
+	if (sched_setscheduler(0, SCHED_IDLE, &sp) == 0)
+		return 0;
+	return setpriority(PRIO_PROCESS, (id_t)gettid(), 19) < 0 ? -errno : 0;
 }
