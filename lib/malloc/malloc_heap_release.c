@@ -317,12 +317,19 @@ malloc_heap_trim_unused(struct rte_mem_config *mcfg, struct malloc_heap *heap)
 	unsigned int i, j, n;
 
 	/*
-	 * Free memory that cannot go (pinned pages, pieces of pages) stayed
-	 * free too: only what stayed free beyond it goes. A heap whose free
-	 * memory ran out since the last call (a table freed and taken again)
-	 * has nothing to give: no walk of its lists under the lock.
+	 * A heap whose free memory ran out since the last call (a table
+	 * freed and taken again) has nothing to give: no walk of its lists
+	 * under the lock.
 	 */
-	for (i = 0; i < heap->n_bins && heap->free_low > 0; i++)
+	if (heap->free_low == 0) {
+		malloc_heap_low_reset(heap);
+		return 0;
+	}
+	/*
+	 * Free memory that cannot go (pinned pages, pieces of pages) stayed
+	 * free too: only what stayed free beyond it goes.
+	 */
+	for (i = 0; i < heap->n_bins; i++)
 		heap_scan(mcfg, heap, &heap->bins[i], NULL, &can_go);
 	kept = heap->free_size - RTE_MIN(can_go, heap->free_size);
 	if (heap->free_low > kept)
