@@ -136,21 +136,18 @@ enum target_kind {
 	TARGET_KIND_PEER, /* rtemem on one lcore / the best peer */
 	TARGET_KIND_SCALING, /* rtemem on two lcores / one */
 	TARGET_KIND_REMOTE, /* rtemem's remote / same-lcore frees */
-	TARGET_KIND_FLOOR, /* the list on two threads / one: no target */
-	TARGET_KIND_FLOOR_REMOTE, /* the list's remote / same: no target */
 };
 
 /*
- * The ratio of one size on one line of the targets, or NAN if a row is
- * missing; *ok says whether it meets the target.
+ * The ratio of one size on one line of the targets for allocator @p who,
+ * or NAN if a row is missing; *ok says whether it meets the target, which
+ * only rtemem has: the list's lines give the floor of the same ratios.
  */
 static double
-target_ratio(const struct mperf_mt *mt, enum mt_shape shape, size_t size,
-		enum target_kind kind, bool *ok)
+target_ratio(const struct mperf_mt *mt, const char *who, enum mt_shape shape,
+		size_t size, enum target_kind kind, bool *ok)
 {
-	bool floor = kind == TARGET_KIND_FLOOR ||
-			kind == TARGET_KIND_FLOOR_REMOTE;
-	const char *who = floor ? "list" : "rtemem";
+	bool floor = strcmp(who, "rtemem") != 0;
 	const struct mperf_mt_row *a = NULL, *b = NULL;
 	double ratio;
 
@@ -160,19 +157,17 @@ target_ratio(const struct mperf_mt *mt, enum mt_shape shape, size_t size,
 		b = best_peer(mt, shape, size, 1);
 		break;
 	case TARGET_KIND_SCALING:
-	case TARGET_KIND_FLOOR:
 		a = mperf_mt_find(mt, who, shape, size, 2);
 		b = mperf_mt_find(mt, who, shape, size, 1);
 		break;
 	case TARGET_KIND_REMOTE:
-	case TARGET_KIND_FLOOR_REMOTE:
 		a = mperf_mt_find(mt, who, MT_REMOTE, size, 2);
 		b = mperf_mt_find(mt, who, MT_ALL_THEN_FREE, size, 2);
 		break;
 	}
 	if (a == NULL || b == NULL)
 		return NAN;
-	if (kind == TARGET_KIND_REMOTE || kind == TARGET_KIND_FLOOR_REMOTE) {
+	if (kind == TARGET_KIND_REMOTE) {
 		ratio = a->r.ns_per_op / b->r.ns_per_op;
 		*ok = floor || ratio <= TARGET_REMOTE;
 	} else {
@@ -184,10 +179,13 @@ target_ratio(const struct mperf_mt *mt, enum mt_shape shape, size_t size,
 	return ratio;
 }
 
-/* One line of a target: the ratio per size. @return cases missed. */
+/*
+ * One line of a target for allocator @p who: the ratio per size.
+ * @return cases missed.
+ */
 static unsigned int
 print_target_line(const struct mperf_ctx *ctx, FILE *f, const char *what,
-		enum mt_shape shape, enum target_kind kind)
+		const char *who, enum mt_shape shape, enum target_kind kind)
 {
 	const struct mperf_mt *mt = &ctx->mt;
 	unsigned int s, missed = 0;
@@ -195,7 +193,8 @@ print_target_line(const struct mperf_ctx *ctx, FILE *f, const char *what,
 	fprintf(f, "%-24s %-13s", what, mt_shape_name(shape));
 	for (s = 0; s < mt_n_sizes && mt_sizes[s] <= TARGET_MAX_SIZE; s++) {
 		bool ok = false;
-		double ratio = target_ratio(mt, shape, mt_sizes[s], kind, &ok);
+		double ratio = target_ratio(
+				mt, who, shape, mt_sizes[s], kind, &ok);
 
 		if (isnan(ratio)) {
 			fprintf(f, " %6s", "-");
@@ -245,19 +244,21 @@ print_targets(const struct mperf_ctx *ctx, FILE *f)
 	}
 	fputc('\n', f);
 	missed += print_target_line(ctx, f, "1 lcore / best peer>=0.8",
-			MT_ALL_THEN_FREE, TARGET_KIND_PEER);
-	missed += print_target_line(ctx, f, "", MT_PAIRS, TARGET_KIND_PEER);
-	missed += print_target_line(ctx, f, "2 lcores / 1 >= 1.8",
+			"rtemem", MT_ALL_THEN_FREE, TARGET_KIND_PEER);
+	missed += print_target_line(
+			ctx, f, "", "rtemem", MT_PAIRS, TARGET_KIND_PEER);
+	missed += print_target_line(ctx, f, "2 lcores / 1 >= 1.8", "rtemem",
 			MT_ALL_THEN_FREE, TARGET_KIND_SCALING);
-	missed += print_target_line(ctx, f, "", MT_PAIRS, TARGET_KIND_SCALING);
-	missed += print_target_line(ctx, f, "remote / same, 2, <= 2", MT_REMOTE,
-			TARGET_KIND_REMOTE);
+	missed += print_target_line(
+			ctx, f, "", "rtemem", MT_PAIRS, TARGET_KIND_SCALING);
+	missed += print_target_line(ctx, f, "remote / same, 2, <= 2", "rtemem",
+			MT_REMOTE, TARGET_KIND_REMOTE);
 	/* What the machine gives two threads, no allocator: no target. */
-	print_target_line(ctx, f, "floor: list, 2 / 1", MT_ALL_THEN_FREE,
-			TARGET_KIND_FLOOR);
-	print_target_line(ctx, f, "", MT_PAIRS, TARGET_KIND_FLOOR);
-	print_target_line(ctx, f, "floor: list, remote/same", MT_REMOTE,
-			TARGET_KIND_FLOOR_REMOTE);
+	print_target_line(ctx, f, "floor: list, 2 / 1", "list",
+			MT_ALL_THEN_FREE, TARGET_KIND_SCALING);
+	print_target_line(ctx, f, "", "list", MT_PAIRS, TARGET_KIND_SCALING);
+	print_target_line(ctx, f, "floor: list, remote/same", "list", MT_REMOTE,
+			TARGET_KIND_REMOTE);
 	print_rtt_line(ctx, f, "line round trip, ns", MT_ALL_THEN_FREE);
 	print_rtt_line(ctx, f, "(2 lcores, rtemem)", MT_PAIRS);
 	print_rtt_line(ctx, f, "", MT_REMOTE);
