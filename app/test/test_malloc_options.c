@@ -490,6 +490,19 @@ mo_ptr_cmp(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* Free 64 B object @p p if every byte holds @p v. @return whether. */
+static bool
+mo_free_filled(char *p, int v)
+{
+	unsigned int k;
+
+	for (k = 0; k < 64; k++)
+		if (p[k] != (char)v)
+			return false;
+	rte_free(p);
+	return true;
+}
+
 /*
  * Objects of slab @p s that other threads freed and the owner has not
  * collected, and (*@p counted) how many of them are counted. The slab's
@@ -565,18 +578,12 @@ mo_child_remote_held(int argc, char **argv)
 	for (i = 1; i < n; i++)
 		if (all[i - 1] + 64 > all[i])
 			return 8;
-	for (i = 0; i < MO_HELD_OBJS + MO_HELD_AGAIN; i++) {
-		char *p = i < MO_HELD_AGAIN ? q[i] : mo_held[i - MO_HELD_AGAIN];
-		int v = i < MO_HELD_AGAIN ? (int)(i % 251) + 1 : 0xa5;
-		unsigned int k;
-
-		if (i >= MO_HELD_AGAIN && i - MO_HELD_AGAIN < MO_HELD_FREES)
-			continue;
-		for (k = 0; k < 64; k++)
-			if (p[k] != (char)v)
-				return 9;
-		rte_free(p);
-	}
+	for (i = 0; i < MO_HELD_AGAIN; i++)
+		if (!mo_free_filled(q[i], (int)(i % 251) + 1))
+			return 9;
+	for (i = MO_HELD_FREES; i < MO_HELD_OBJS; i++)
+		if (!mo_free_filled(mo_held[i], 0xa5))
+			return 9;
 	if (rte_malloc_get_socket_stats(0, &s) < 0 ||
 			s.alloc_count != s0.alloc_count)
 		return 10;
