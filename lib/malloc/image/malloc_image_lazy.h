@@ -115,9 +115,9 @@ int malloc_image_lazy_start(const struct malloc_image_lazy_ops *ops,
 /*
  * Once init has written what it writes around the memzones, and before
  * the EAL starts its threads: keep what was written, put the pages back
- * in place of the scratch, register them and start the handler, then
- * the prefetch threads (started earlier, they would take the CPUs init
- * needs). Nothing without a lazy restore running.
+ * in place of the scratch, register them and start the handler, which
+ * starts the prefetch threads (started earlier, they would take the CPUs
+ * init needs). Nothing without a lazy restore running.
  *
  * @return 0, or a negative errno with one line in @p err, naming the
  *   strategy (then malloc_image_lazy_stop()).
