@@ -25,7 +25,7 @@
 #include <rte_spinlock.h>
 
 #define EAL_MCFG_MAGIC 0x524d454dU /* "MEMR" */
-#define EAL_MCFG_VERSION 14
+#define EAL_MCFG_VERSION 15
 #define EAL_MCFG_MAX_DIRS 4 /* hugetlbfs directories: one per page size */
 #define EAL_MP_MAX_PROCS 32 /* processes of a prefix at once */
 

@@ -36,12 +36,15 @@ void
 malloc_cache_init(struct rte_mem_config *mcfg)
 {
 	struct malloc_state *st = malloc_state_of(mcfg);
-	unsigned int i;
 	size_t keep;
 	int ret;
 
-	for (i = 0; i < RTE_MAX_LCORE; i++)
-		st->caches[i].heap_idx = -1;
+	/*
+	 * Nothing is written per cache here: each cache's lines are its
+	 * owner's, set at its first use (malloc_cache_heap()). Writing all
+	 * 128 of them faulted in 64 pages of the config (on a disk file
+	 * system, major faults of about 8 us each).
+	 */
 	ret = eal_thread_fence_register();
 	if (ret < 0)
 		RTE_LOG(INFO, MALLOC,
@@ -69,11 +72,9 @@ malloc_cache_init(struct rte_mem_config *mcfg)
 	keep = malloc_cache_max_bytes(mcfg) / MALLOC_SLAB_LEN * 9 / 8;
 	keep = RTE_MAX(keep, (size_t)MALLOC_SLAB_KEEP_MIN);
 	st->slab_keep = (uint32_t)RTE_MIN(keep, (size_t)UINT32_MAX);
-	for (i = 0; i < RTE_MAX_LCORE; i++)
-		st->caches[i].slab_keep_empty =
-				malloc_page_return(mcfg)->keep_empty_slabs ?
-				st->slab_keep :
-				0;
+	st->slab_keep_empty = malloc_page_return(mcfg)->keep_empty_slabs ?
+			st->slab_keep :
+			0;
 }
 
 int
@@ -99,15 +100,16 @@ malloc_cache_heap(struct malloc_state *st, struct malloc_cache *c,
 {
 	struct malloc_heap *local;
 
-	if (c->heap_idx >= 0)
-		return &st->heaps[c->heap_idx];
+	if (c->heap_ref != 0)
+		return &st->heaps[c->heap_ref - 1];
 	local = malloc_heap_of_socket(st, (int)rte_socket_id());
 	if (!st->caches_on || local == NULL || local->external)
 		return NULL;
 	malloc_heap_lock(local);
 	local->cache_lcores[lcore / 64] |= UINT64_C(1) << (lcore % 64);
 	malloc_heap_unlock(local);
-	c->heap_idx = (int32_t)malloc_heap_idx(st, local);
+	c->slab_keep_empty = st->slab_keep_empty;
+	c->heap_ref = malloc_heap_idx(st, local) + 1;
 	return local;
 }
 
@@ -216,8 +218,8 @@ cache_use_list(const struct rte_mem_config *mcfg, struct malloc_cache *c,
 	c->msl_used_off = msl->used_off;
 	c->page_shift = (uint32_t)__builtin_ctzll(msl->page_sz);
 	c->page_mask = ~(uintptr_t)(msl->page_sz - 1);
-	c->tail = malloc_cache_tail(0, (uint8_t)msl_idx, (uint8_t)c->heap_idx,
-			0, ELEM_BUSY);
+	c->tail = malloc_cache_tail(0, (uint8_t)msl_idx,
+			(uint8_t)malloc_cache_heap_idx(c), 0, ELEM_BUSY);
 }
 
 /*
@@ -235,7 +237,7 @@ malloc_cache_flush_push(struct rte_mem_config *mcfg, struct malloc_cache *c,
 
 	if ((size_t)c->count[k] * malloc_queue_class_data(k) >= c->size / 2)
 		return false;
-	heap = &malloc_state_of(mcfg)->heaps[c->heap_idx];
+	heap = &malloc_state_of(mcfg)->heaps[malloc_cache_heap_idx(c)];
 	malloc_heap_lock(heap);
 	malloc_queue_drain(mcfg, heap);
 	malloc_heap_unlock(heap);

@@ -99,7 +99,12 @@ struct rte_mem_config;
 struct malloc_cache {
 	uint32_t busy; /* the owner is inside a cache operation */
 	uint32_t claim; /* a drainer takes the cache: the owner keeps off */
-	int32_t heap_idx; /* heap of its elements, or -1 before the first */
+	/*
+	 * Heap of its elements plus one, 0 before the first
+	 * (malloc_cache_heap_idx()): a new config's zeros, which init does
+	 * not write for every cache.
+	 */
+	uint32_t heap_ref;
 	size_t size; /* bytes held: 0 when empty */
 	/*
 	 * The memseg list of the last element put, whose figures every free
@@ -169,6 +174,13 @@ struct malloc_cache {
 	 */
 	uint64_t cleared;
 } __rte_aligned(MALLOC_CACHE_ALIGN);
+
+/* The heap of @p c's elements, or -1 before the first. */
+static inline int32_t
+malloc_cache_heap_idx(const struct malloc_cache *c)
+{
+	return (int32_t)c->heap_ref - 1;
+}
 
 /*
  * The lcore whose cache and slabs the calling thread may use: its own,

@@ -227,9 +227,11 @@ malloc_cache_push(struct rte_mem_config *mcfg, struct malloc_cache *c,
 	__atomic_store_n(&e->t.state, (uint8_t)ELEM_CACHED, __ATOMIC_RELEASE);
 	malloc_cache_leave(c);
 	if (held <= MALLOC_CACHE_MIN_BYTES &&
-			held + e->size > MALLOC_CACHE_MIN_BYTES)
-		malloc_trim_touch(mcfg,
-				&malloc_state_of(mcfg)->heaps[c->heap_idx]);
+			held + e->size > MALLOC_CACHE_MIN_BYTES) {
+		struct malloc_state *st = malloc_state_of(mcfg);
+
+		malloc_trim_touch(mcfg, &st->heaps[malloc_cache_heap_idx(c)]);
+	}
 	return MALLOC_CACHE_PUSHED;
 }
 
@@ -288,7 +290,7 @@ malloc_cache_free(struct rte_mem_config *mcfg, void *data,
 	/* The rest of malloc_heap_elem_of()'s checks, so it need not run. */
 	if (!malloc_elem_whole(e, c->msl_base, c->msl_len))
 		return MALLOC_CACHE_UNCHECKED;
-	*heap = &malloc_state_of(mcfg)->heaps[c->heap_idx];
+	*heap = &malloc_state_of(mcfg)->heaps[malloc_cache_heap_idx(c)];
 	return MALLOC_CACHE_CHECKED;
 }
 

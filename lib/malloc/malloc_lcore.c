@@ -70,7 +70,12 @@ malloc_lcore_stats(struct rte_mem_config *mcfg, struct malloc_heap *heap,
 	for (l = 0; l < RTE_MAX_LCORE; l++) {
 		const struct malloc_cache *c = &st->caches[l];
 
-		if (c->heap_idx != (int32_t)idx)
+		/*
+		 * The heap's mask first: a cache never used is a config page
+		 * nobody wrote, which a read would fault in.
+		 */
+		if (!lcore_in(heap->cache_lcores, l) ||
+				malloc_cache_heap_idx(c) != (int32_t)idx)
 			continue;
 		s->heap_cleared_on_zmalloc_bytes += __atomic_load_n(
 				&c->cleared, __ATOMIC_RELAXED);

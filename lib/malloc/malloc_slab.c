@@ -854,7 +854,8 @@ malloc_slab_free_other(
 		return false;
 	if (lcore < RTE_MAX_LCORE &&
 			malloc_page_return(mcfg)->hold_remote_frees &&
-			st->caches[lcore].heap_idx == (int32_t)heap_idx)
+			malloc_cache_heap_idx(&st->caches[lcore]) ==
+					(int32_t)heap_idx)
 		c = &st->caches[lcore];
 	if (c != NULL && malloc_cache_enter(c)) {
 		last = slab_hold(st, c, s, &started);
@@ -938,7 +939,7 @@ malloc_slab_sweep(struct rte_mem_config *mcfg, struct malloc_heap *heap,
 {
 	int cls, k;
 
-	if (c->heap_idx !=
+	if (malloc_cache_heap_idx(c) !=
 			(int32_t)malloc_heap_idx(malloc_state_of(mcfg), heap))
 		return;
 	/*

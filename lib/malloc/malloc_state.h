@@ -48,6 +48,8 @@ struct malloc_state {
 	uint8_t caches_on; /* 1: small frees may go to lcore caches */
 	uint8_t slabs_on; /* 1: small allocations may come from slabs */
 	uint32_t slab_keep; /* slab units a cache keeps (malloc_slab.h) */
+	/* A cache's slab_keep_empty, copied at its first use. */
+	uint32_t slab_keep_empty;
 	struct malloc_cache caches[RTE_MAX_LCORE];
 };
 
