@@ -103,6 +103,7 @@ rte_malloc_heap_create(const char *heap_name)
 		heap->socket_id = st->next_external_socket++;
 		heap->external = 1;
 		heap->in_use = 1;
+		malloc_state_heap_used(st, (unsigned int)(heap - st->heaps));
 	}
 	rte_mcfg_mem_write_unlock();
 	return err == 0 ? 0 : ext_fail(err);

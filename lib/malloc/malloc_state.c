@@ -42,6 +42,7 @@ state_node_heap(struct malloc_state *st, int socket)
 		return NULL;
 	heap = &st->heaps[i];
 	heap->in_use = 1;
+	malloc_state_heap_used(st, i);
 	heap->socket_id = socket;
 	snprintf(heap->name, sizeof(heap->name), "socket_%d", socket);
 	st->node_heap[socket] = (int8_t)i;

@@ -29,6 +29,12 @@ struct malloc_state {
 	int8_t node_heap[RTE_MAX_NUMA_NODES]; /* heap of a node, or -1 */
 	int next_external_socket; /* socket id of the next external heap */
 	/*
+	 * One past the highest heap entry ever used (atomic), so that the
+	 * trim thread's walk reads only those: the 32 entries span 672 KB
+	 * of the config, and reading them faulted in 32 pages.
+	 */
+	uint32_t heaps_end;
+	/*
 	 * Per memseg list, from the config start: an array with, for each
 	 * slot whose page ends a run of heap memory, the element ending
 	 * there. It lets a heap that grows next to existing memory find its
@@ -52,6 +58,14 @@ struct malloc_state {
 	uint32_t slab_keep_empty;
 	struct malloc_cache caches[RTE_MAX_LCORE];
 };
+
+/* Entry @p i of the heaps is in use now (under the hotplug lock). */
+static inline void
+malloc_state_heap_used(struct malloc_state *st, unsigned int i)
+{
+	if (i >= st->heaps_end)
+		__atomic_store_n(&st->heaps_end, i + 1, __ATOMIC_RELEASE);
+}
 
 /* lib/malloc's state in @p mcfg. */
 static inline struct malloc_state *

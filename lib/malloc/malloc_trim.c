@@ -181,9 +181,9 @@ static int
 trim_due(struct rte_mem_config *mcfg, struct malloc_state *st)
 {
 	uint64_t decay = mcfg->malloc_decay_ms * NS_PER_MS, next = UINT64_MAX;
-	unsigned int i;
+	unsigned int i, end = __atomic_load_n(&st->heaps_end, __ATOMIC_ACQUIRE);
 
-	for (i = 0; i < RTE_MAX_HEAPS; i++) {
+	for (i = 0; i < end; i++) {
 		struct malloc_heap *heap = &st->heaps[i];
 		uint64_t now, at;
 
