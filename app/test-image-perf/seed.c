@@ -202,6 +202,59 @@ seed_uffd_open(struct uffd_case *u)
 	return ioctl(u->uffd, UFFDIO_REGISTER, &reg) < 0 ? errno : 0;
 }
 
+#define MAP_COUNT_PATH "/proc/sys/vm/max_map_count"
+
+static long
+seed_map_count(void)
+{
+	char buf[32] = "";
+	ssize_t n;
+	int fd;
+
+	fd = open(MAP_COUNT_PATH, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	return n > 0 ? strtol(buf, NULL, 10) : -1;
+}
+
+static int
+seed_map_count_set(long v)
+{
+	char buf[32];
+	int fd, len, ret;
+
+	fd = open(MAP_COUNT_PATH, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	len = snprintf(buf, sizeof(buf), "%ld", v);
+	ret = write(fd, buf, (size_t)len) == len ? 0 : -1;
+	close(fd);
+	return ret;
+}
+
+/*
+ * Each 4 KB page moved into place with mremap() stays a mapping of its
+ * own (it cannot merge with its neighbours): past vm.max_map_count's
+ * default of 65530 from 256 MB on. Raised for the case where this
+ * process may (root), and put back after.
+ *
+ * @return the value to put back, 0 if unchanged, -1 if it could not be
+ *   raised.
+ */
+static long
+seed_map_count_raise(uint64_t maps)
+{
+	long now = seed_map_count(), want = (long)maps + 65536;
+
+	if (now < 0)
+		return -1;
+	if (now >= want)
+		return 0;
+	return seed_map_count_set(want) == 0 ? now : -1;
+}
+
 static void
 seed_uffd(struct iperf_ctx *c, bool cold, uint64_t pg, bool remap)
 {
@@ -210,6 +263,7 @@ seed_uffd(struct iperf_ctx *c, bool cold, uint64_t pg, bool remap)
 	struct uffd_case u = {
 		.uffd = -1, .len = c->bytes, .pg = pg, .remap = remap
 	};
+	long map_count = 0;
 	pthread_t tid;
 	uint64_t sum;
 	double t0;
@@ -237,6 +291,8 @@ seed_uffd(struct iperf_ctx *c, bool cold, uint64_t pg, bool remap)
 				strerror(ret));
 		goto out;
 	}
+	if (remap && pg == SZ_4K)
+		map_count = seed_map_count_raise(c->bytes / pg);
 	t0 = iperf_now_ms();
 	pthread_create(&tid, NULL, seed_handler, &u);
 	sum = seed_touch(u.base, c->bytes, t0, &r->first_ms);
@@ -247,11 +303,20 @@ seed_uffd(struct iperf_ctx *c, bool cold, uint64_t pg, bool remap)
 	if (u.error == ENOMEM && remap && pg == SZ_4K)
 		snprintf(r->note, sizeof(r->note),
 				"mremap: ENOMEM, one mapping per 4 KB page "
-				"passes vm.max_map_count");
+				"passes vm.max_map_count%s",
+				map_count < 0 ? " (not raised: run as root)" :
+						"");
 	else if (u.error != 0)
 		snprintf(r->note, sizeof(r->note), "handler: %s",
 				strerror(u.error));
+	else if (map_count > 0)
+		snprintf(r->note, sizeof(r->note),
+				"vm.max_map_count raised from %ld for the case",
+				map_count);
 out:
+	if (map_count > 0 && seed_map_count_set(map_count) < 0)
+		fprintf(stderr, "cannot put vm.max_map_count back to %ld\n",
+				map_count);
 	if (u.uffd >= 0)
 		close(u.uffd);
 	if (u.base != MAP_FAILED && u.base != NULL)
