@@ -14,6 +14,10 @@
  * base address in a process that never touched memory there: a page of
  * ours in that span (an anchor, kept until the scratch goes) makes the
  * table, and the move is tried again.
+ *
+ * mremap(2) of a hugetlb mapping of 4 GB or more fails with ENOMEM (6.18,
+ * 2 MB pages, whether any page is there or not; 3 GB moves): a range is
+ * moved a gigabyte at a time, or a page at a time for larger pages.
  */
 
 #include <errno.h>
@@ -36,6 +40,7 @@ struct scratch_range {
 /* The span of one page table of the level above 1 GB pages. */
 #define SCRATCH_SPAN (UINT64_C(512) << 30)
 #define SCRATCH_ANCHORS 8
+#define SCRATCH_PIECE (UINT64_C(1) << 30)
 
 struct eal_scratch {
 	int fd; /* a memfd on small pages, as large as open() was told */
@@ -264,33 +269,43 @@ scratch_undo(struct eal_scratch *s, unsigned int from)
 	return ret;
 }
 
+/* Cover [@p addr, @p addr + @p size) in pieces of @p piece at most. */
+static int
+scratch_cover_pieces(struct eal_scratch *s, uintptr_t addr, uint64_t size,
+		uint64_t page_sz, uint64_t piece)
+{
+	unsigned int first = s->n;
+	uint64_t done, n;
+	int ret;
+
+	ret = scratch_room(s, (unsigned int)((size + piece - 1) / piece));
+	for (done = 0; ret == 0 && done < size; done += n) {
+		n = RTE_MIN(size - done, piece);
+		ret = scratch_cover_one(s, addr + done, n, page_sz);
+	}
+	if (ret < 0)
+		scratch_undo(s, first);
+	return ret;
+}
+
 int
 eal_scratch_cover(struct eal_scratch *s, uintptr_t addr, uint64_t size,
 		uint64_t page_sz)
 {
-	unsigned int first = s->n;
-	uint64_t done;
 	int ret;
 
 	if (size > s->size - s->used)
 		return -ENOSPC;
 	if (s->n > 0 && addr < s->r[s->n - 1].addr + s->r[s->n - 1].size)
 		return -EINVAL;
-	ret = scratch_room(s, 1);
-	if (ret < 0)
-		return ret;
-	ret = scratch_cover_one(s, addr, size, page_sz);
+	ret = scratch_cover_pieces(s, addr, size, page_sz,
+			RTE_MAX(SCRATCH_PIECE, page_sz));
 	/*
 	 * Before 6.17, one mremap(2) moves one mapping: several go a page
 	 * at a time.
 	 */
-	if (ret != -EFAULT)
-		return ret;
-	ret = scratch_room(s, (unsigned int)(size / page_sz));
-	for (done = 0; ret == 0 && done < size; done += page_sz)
-		ret = scratch_cover_one(s, addr + done, page_sz, page_sz);
-	if (ret < 0)
-		scratch_undo(s, first);
+	if (ret == -EFAULT)
+		ret = scratch_cover_pieces(s, addr, size, page_sz, page_sz);
 	return ret;
 }
 
