@@ -51,6 +51,9 @@ double iperf_now_ms(void);
 struct iperf_row *iperf_row_add(struct iperf_ctx *c, const char *group,
 		const char *name, bool cold);
 
+/* Write @p value to the kernel setting @p path (root only). @return 0 or -1. */
+int iperf_sysctl_write(const char *path, const char *value);
+
 /* Drop the page cache (root only). @return 0 or -1. */
 int iperf_drop_caches(void);
 

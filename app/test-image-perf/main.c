@@ -63,17 +63,24 @@ iperf_row_add(struct iperf_ctx *c, const char *group, const char *name,
 }
 
 int
-iperf_drop_caches(void)
+iperf_sysctl_write(const char *path, const char *value)
 {
-	int fd = open("/proc/sys/vm/drop_caches", O_WRONLY | O_CLOEXEC);
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+	size_t len = strlen(value);
 	int ret;
 
-	sync();
 	if (fd < 0)
 		return -1;
-	ret = write(fd, "3", 1) == 1 ? 0 : -1;
+	ret = write(fd, value, len) == (ssize_t)len ? 0 : -1;
 	close(fd);
 	return ret;
+}
+
+int
+iperf_drop_caches(void)
+{
+	sync();
+	return iperf_sysctl_write("/proc/sys/vm/drop_caches", "3");
 }
 
 uint64_t

@@ -223,15 +223,9 @@ static int
 seed_map_count_set(long v)
 {
 	char buf[32];
-	int fd, len, ret;
 
-	fd = open(MAP_COUNT_PATH, O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	len = snprintf(buf, sizeof(buf), "%ld", v);
-	ret = write(fd, buf, (size_t)len) == len ? 0 : -1;
-	close(fd);
-	return ret;
+	snprintf(buf, sizeof(buf), "%ld", v);
+	return iperf_sysctl_write(MAP_COUNT_PATH, buf);
 }
 
 /*
