@@ -18,10 +18,10 @@
  * slab at most.
  * Each slab belongs to an lcore cache: its owner allocates and frees
  * without a lock; other threads mark what they free in its state bytes
- * and count it, and the owner collects it. Two bits per MALLOC_SLAB_LEN of a memseg list say whether a
- * slab covers it and which length (enum malloc_slab_kind), so that
- * rte_free() tells an object from an element, and finds its slab, by
- * one word.
+ * and count it, and the owner collects it. Two bits per MALLOC_SLAB_LEN
+ * of a memseg list say whether a slab covers it and which length (enum
+ * malloc_slab_kind), so that rte_free() tells an object from an element,
+ * and finds its slab, by one word.
  */
 
 #include <stdbool.h>
